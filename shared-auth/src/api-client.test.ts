@@ -1,0 +1,82 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApiClient, isApiError, parseJsonTwice } from './api-client.js';
+
+describe('parseJsonTwice', () => {
+  it('parses JSON text that holds JSON text (the spec answer shape)', () => {
+    const body = JSON.stringify(JSON.stringify({ isFederated: true }));
+    expect(parseJsonTwice(body)).toEqual({ isFederated: true });
+  });
+
+  it('parses a string already unwrapped once by the transport', () => {
+    expect(parseJsonTwice('{"Domain":"http://localhost:3000"}')).toEqual({ Domain: 'http://localhost:3000' });
+  });
+
+  it('passes plain objects through untouched (error bodies)', () => {
+    const error = { error: 'Email cannot be changed' };
+    expect(parseJsonTwice(error)).toBe(error);
+  });
+
+  it('keeps text that is not JSON as it is instead of throwing', () => {
+    expect(parseJsonTwice('Bad Gateway')).toBe('Bad Gateway');
+  });
+
+  it('treats an empty body as no data', () => {
+    expect(parseJsonTwice('')).toBeUndefined();
+  });
+});
+
+describe('createApiClient against a real HTTP server', () => {
+  let server: http.Server;
+  let baseUrl: string;
+  const seen: { authorization?: string; contentType?: string; accept?: string }[] = [];
+
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      // jsdom enforces CORS like a browser: the test page's origin differs from this server's.
+      response.setHeader('Access-Control-Allow-Origin', '*');
+      response.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+      response.setHeader('Access-Control-Allow-Methods', 'GET, PUT');
+      if (request.method === 'OPTIONS') {
+        response.writeHead(204).end();
+        return;
+      }
+      seen.push({
+        authorization: request.headers.authorization,
+        contentType: request.headers['content-type'],
+        accept: request.headers.accept,
+      });
+      if (request.url === '/refused') {
+        response.writeHead(403, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify({ error: 'You may only change your own account' }));
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify(JSON.stringify({ ok: true })));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('sends the bearer token and JSON headers, and returns the doubly parsed body', async () => {
+    const client = createApiClient({ baseUrl, getAccessToken: async () => 'token-123' });
+    const response = await client.put('/ok', { firstName: 'Alice' });
+    expect(response.data).toEqual({ ok: true });
+    expect(seen.at(-1)).toEqual({
+      authorization: 'Bearer token-123',
+      contentType: 'application/json',
+      accept: 'application/json',
+    });
+  });
+
+  it("turns a refusal into an ApiError carrying the server's error text and status", async () => {
+    const client = createApiClient({ baseUrl, getAccessToken: () => 'token-123' });
+    const failure: unknown = await client.get('/refused').catch((error: unknown) => error);
+    expect(isApiError(failure)).toBe(true);
+    expect(failure).toMatchObject({ status: 403, message: 'You may only change your own account' });
+  });
+});

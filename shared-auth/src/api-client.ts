@@ -1,0 +1,75 @@
+import axios, { AxiosError, type AxiosInstance } from 'axios';
+import { errorResponseSchema } from './contract/errors.js';
+
+export type AccessTokenGetter = () => string | undefined | Promise<string | undefined>;
+
+export interface ApiClientOptions {
+  /** Origin (and optional path) of the account API; '' means the page's own origin. */
+  baseUrl: string;
+  getAccessToken: AccessTokenGetter;
+}
+
+/** A refusal or failure of an API call, carrying the server's `error` text when it sent one. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    /** HTTP status, or 0 when no answer arrived. */
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof Error && value.name === 'ApiError' && 'status' in value;
+}
+
+/**
+ * The spec's answers are JSON text that holds JSON (section 7): axios parses the outer layer, this parses the
+ * inner one. Answers that are already objects (error bodies) pass through unchanged.
+ */
+export function parseJsonTwice(data: unknown): unknown {
+  let value = data;
+  for (let layer = 0; layer < 2 && typeof value === 'string'; layer += 1) {
+    const text = value.trim();
+    if (text === '') return undefined;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof AxiosError) {
+    const status = error.response?.status ?? 0;
+    const body = errorResponseSchema.safeParse(parseJsonTwice(error.response?.data));
+    const message = body.success
+      ? body.data.error
+      : status === 0
+        ? 'The account service could not be reached'
+        : `The account service answered ${status}`;
+    return new ApiError(message, status);
+  }
+  return error instanceof Error ? new ApiError(error.message, 0) : new ApiError(String(error), 0);
+}
+
+/** The axios client every spec call goes through: bearer token, JSON headers and the second JSON parse. */
+export function createApiClient({ baseUrl, getAccessToken }: ApiClientOptions): AxiosInstance {
+  const client = axios.create({
+    baseURL: baseUrl,
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    // Take the raw text and do both parses here, so a body that is not JSON never throws inside axios.
+    transformResponse: [(data: unknown) => parseJsonTwice(data)],
+  });
+  client.interceptors.request.use(async (config) => {
+    const token = await getAccessToken();
+    if (token) config.headers.set('Authorization', `Bearer ${token}`);
+    return config;
+  });
+  client.interceptors.response.use(undefined, (error: unknown) => Promise.reject(toApiError(error)));
+  return client;
+}

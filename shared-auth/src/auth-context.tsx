@@ -1,0 +1,54 @@
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import type { AxiosInstance } from 'axios';
+import { createApiClient, type AccessTokenGetter } from './api-client.js';
+
+/** The signed-in user, from the ID token's claims (spec section 3). */
+export interface PortalUser {
+  sub: string;
+  email: string;
+  givenName: string;
+  familyName: string;
+  name: string;
+  /** Two-letter country code, or '' when the directory has none. */
+  country: string;
+}
+
+export interface PortalAuth {
+  user: PortalUser;
+  /** Known once the isfederated call answered; federated users may not edit anything. */
+  isFederated: boolean;
+  getAccessToken: AccessTokenGetter;
+  /** Base URL of the account API ('' for the page's origin). */
+  apiBaseUrl: string;
+  /** Base URL of the flag images. */
+  flagBaseUrl: string;
+  /** Fetches fresh claims from the identity provider after the user changed them. */
+  refreshUser: () => Promise<void>;
+}
+
+const AuthContext = createContext<PortalAuth | null>(null);
+AuthContext.displayName = 'PortalAuth';
+
+export function AuthProvider({ value, children }: { value: PortalAuth; children: ReactNode }) {
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+/** The auth of the page. A remote rendered outside the shell or the mount() entry has none: say so plainly. */
+export function useAuth(): PortalAuth {
+  const auth = useContext(AuthContext);
+  if (!auth) {
+    throw new Error(
+      'No signed-in user: render this inside the portal shell, or mount it with mount() and its auth options.',
+    );
+  }
+  return auth;
+}
+
+/** The API client for the current auth, rebuilt only when the base URL or token source changes. */
+export function useApiClient(): AxiosInstance {
+  const { apiBaseUrl, getAccessToken } = useAuth();
+  return useMemo(
+    () => createApiClient({ baseUrl: apiBaseUrl, getAccessToken }),
+    [apiBaseUrl, getAccessToken],
+  );
+}

@@ -1,0 +1,6 @@
+export * from './countries.js';
+export * from './errors.js';
+export * from './paths.js';
+export * from './profile.js';
+export * from './settings.js';
+export * from './remotes.js';

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { isCountryCode } from './countries.js';
+
+// Letters, marks, spaces and the punctuation found in real names; control characters never.
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+
+const personName = (label: string) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .min(1, { error: `${label} must not be empty` })
+    .max(50, { error: `${label} must be at most 50 characters` })
+    .refine((value) => !CONTROL_CHARACTERS.test(value), {
+      error: `${label} must not contain control characters`,
+    });
+
+export const profileUpdateSchema = z
+  .strictObject(
+    {
+      firstName: personName('First name').optional(),
+      lastName: personName('Last name').optional(),
+      country: z
+        .string({ error: 'Country must be a two-letter country code' })
+        .refine(isCountryCode, { error: 'Country must be one of the listed countries' })
+        .optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? issue.keys.includes('email')
+            ? 'Email cannot be changed'
+            : `Unknown field: ${issue.keys.join(', ')}`
+          : 'The body must be a JSON object',
+    },
+  )
+  .refine((body) => Object.keys(body).length > 0, { error: 'Nothing to update' });
+
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+export const profileSchema = z.object({
+  sub: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  country: z.string(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** The update answers with the stored profile, so the client can merge what the server kept. */
+export const profileUpdateResponseSchema = profileSchema;
+
+export const isFederatedResponseSchema = z.object({ isFederated: z.boolean() });
+export type IsFederatedResponse = z.infer<typeof isFederatedResponseSchema>;

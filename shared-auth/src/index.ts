@@ -1,0 +1,11 @@
+export { AuthProvider, useAuth, useApiClient, type PortalAuth, type PortalUser } from './auth-context.js';
+export {
+  ApiError,
+  createApiClient,
+  isApiError,
+  parseJsonTwice,
+  type AccessTokenGetter,
+  type ApiClientOptions,
+} from './api-client.js';
+export { userFromClaims } from './claims.js';
+export * from './contract/index.js';
