@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import type { z } from 'zod';
+import {
+  ISSUER_PATH,
+  issuerOf,
+  remotesConfigSchema,
+  settingsSchema,
+  type RemotesConfig,
+  type Settings,
+} from 'shared-auth/contract';
+import { ConfigError, parseEnv, type Env } from './env.js';
+
+export { ConfigError, REPO_ROOT } from './env.js';
+
+export interface AppConfig extends Env {
+  settings: Settings;
+  remotes: RemotesConfig;
+  /** The embedded provider runs when the settings' Domain is this server's own origin. */
+  embedded: boolean;
+  /** `{Domain}/oauth2/default`: the issuer every access token must carry. */
+  issuer: string;
+  /** Mount path of the embedded provider. */
+  oidcMountPath: string;
+  /** PUBLIC_URL plus TRUSTED_ORIGINS: the only origins allowed by CORS and as sign-in redirect targets. */
+  allowedOrigins: string[];
+  secureCookies: boolean;
+}
+
+function readJsonFile<T extends z.ZodType>(setting: string, file: string, schema: T): z.output<T> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(error);
+    throw new ConfigError(`${setting} (${file}): ${reason}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${setting} (${file}): not valid JSON: ${(error as Error).message}`);
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    const issues = result.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    );
+    throw new ConfigError(`${setting} (${file}) is invalid:\n${issues.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** Reads and validates every setting; throws a ConfigError naming the first bad one. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const env = parseEnv(source);
+  const settings = readJsonFile('SETTINGS_FILE', env.SETTINGS_FILE, settingsSchema);
+  const remotes = readJsonFile('REMOTES_FILE', env.REMOTES_FILE, remotesConfigSchema);
+  return {
+    ...env,
+    settings,
+    remotes,
+    embedded: new URL(settings.Domain).origin === env.PUBLIC_URL && new URL(settings.Domain).pathname === '/',
+    issuer: issuerOf(settings),
+    oidcMountPath: ISSUER_PATH,
+    allowedOrigins: [...new Set([env.PUBLIC_URL, ...env.TRUSTED_ORIGINS])],
+    secureCookies: env.PUBLIC_URL.startsWith('https:'),
+  };
+}

@@ -1,0 +1,30 @@
+import type Database from 'better-sqlite3';
+import { migrations } from './migrations/index.js';
+
+const versionOf = (db: Database.Database) => db.pragma('user_version', { simple: true }) as number;
+
+/**
+ * Applies the migrations the file has not seen yet, each in its own transaction. The schema version is
+ * SQLite's PRAGMA user_version: migration N (1-based) brings it to N. A file newer than this code is refused
+ * rather than guessed at.
+ */
+export function migrate(db: Database.Database): number {
+  if (versionOf(db) > migrations.length) {
+    throw new Error(
+      `The database schema is version ${versionOf(db)}, newer than this server knows (${migrations.length}). ` +
+        'Run a newer server or restore a backup.',
+    );
+  }
+  migrations.forEach((migration, index) => {
+    const version = index + 1;
+    // BEGIN IMMEDIATE takes the write lock before the version is read again, so a server and the directory
+    // CLI opening a new file at the same moment never both apply a migration.
+    db.transaction(() => {
+      if (versionOf(db) >= version) return;
+      migration.up(db);
+      // PRAGMA takes no bound parameters; the version is an integer we computed.
+      db.pragma(`user_version = ${version}`);
+    }).immediate();
+  });
+  return migrations.length;
+}

@@ -1,0 +1,11 @@
+import type Database from 'better-sqlite3';
+import { m001Users } from './001-users.js';
+import { m002OidcStore } from './002-oidc-store.js';
+
+export interface Migration {
+  name: string;
+  up(db: Database.Database): void;
+}
+
+/** Append only: never edit or reorder a migration that has shipped. */
+export const migrations: readonly Migration[] = [m001Users, m002OidcStore];

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * Directory CLI: creates users in the same SQLite file a running server uses (WAL makes this safe).
+ *
+ *   node server/dist/directory/cli.js add-user --email x@example.com --password 'Secret-42' \
+ *     --given-name Ada --family-name Lovelace --country GB [--federated] [--data-dir ./data]
+ *
+ * Prints the new user as JSON on stdout. DATA_DIR (or --data-dir) picks the database, as for the server.
+ */
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isCountryCode } from 'shared-auth/contract';
+import { z } from 'zod';
+import { parseEnv } from '../config/env.js';
+import { openDatabase } from '../db/connection.js';
+import { Directory, DuplicateEmailError } from './directory.js';
+
+const USAGE = `Usage:
+  cli.js add-user --email EMAIL --password PASSWORD --given-name NAME --family-name NAME --country CC [--federated] [--data-dir DIR]`;
+
+const addUserSchema = z.object({
+  email: z.email({ error: '--email must be an email address' }),
+  password: z.string().min(8, { error: '--password must be at least 8 characters' }).max(72),
+  'given-name': z.string().trim().min(1, { error: '--given-name is required' }).max(50),
+  'family-name': z.string().trim().min(1, { error: '--family-name is required' }).max(50),
+  country: z
+    .string({ error: '--country is required' })
+    .transform((value) => value.toUpperCase())
+    .refine(isCountryCode, { error: '--country must be a two-letter country code, e.g. GB' }),
+  federated: z.boolean().default(false),
+});
+
+export async function runCli(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'add-user') {
+    process.stderr.write(`${USAGE}\n`);
+    return command === undefined || command === '--help' ? 0 : 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      'given-name': { type: 'string' },
+      'family-name': { type: 'string' },
+      country: { type: 'string' },
+      federated: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+    },
+    strict: true,
+  });
+  const parsed = addUserSchema.safeParse(values);
+  if (!parsed.success) {
+    process.stderr.write(`${parsed.error.issues.map((issue) => issue.message).join('\n')}\n${USAGE}\n`);
+    return 2;
+  }
+  const env = parseEnv({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) });
+  const db = openDatabase(env.DATA_DIR);
+  try {
+    const user = await new Directory(db).createUser({
+      email: parsed.data.email,
+      password: parsed.data.password,
+      givenName: parsed.data['given-name'],
+      familyName: parsed.data['family-name'],
+      country: parsed.data.country,
+      isFederated: parsed.data.federated,
+    });
+    process.stdout.write(`${JSON.stringify(user)}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof DuplicateEmailError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
+// Run only when executed directly, so tests can import runCli.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
