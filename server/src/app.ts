@@ -1,0 +1,47 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppConfig } from './config/index.js';
+import { loggerOptions } from './config/logger.js';
+import dbPlugin from './plugins/db.js';
+import directoryPlugin from './plugins/directory.js';
+import errorsPlugin from './plugins/errors.js';
+import externalPlugins from './plugins/external.js';
+import oidcPlugin from './plugins/oidc.js';
+import tokenVerificationPlugin from './plugins/token-verification.js';
+import './plugins/types.js';
+import apiRoutes from './routes/api/index.js';
+import webRoutes from './routes/web.js';
+
+export interface BuildOptions {
+  /** Overrides the pino logger settings (tests pass false). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole server without listening: tests use it with inject(), server.ts with listen(). */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    // The API's bodies are a few fields; anything bigger is refused with 413.
+    bodyLimit: 16 * 1024,
+    // Behind an https-terminating proxy, req.ip and req.protocol come from X-Forwarded-*.
+    trustProxy: config.secureCookies,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+
+  // 1. Third-party plugins: helmet, cors, rate-limit, formbody, middie.
+  await app.register(externalPlugins, { config });
+  await app.register(errorsPlugin);
+  // 2. The app's plugins: database, user directory, token verification, embedded identity provider.
+  await app.register(dbPlugin);
+  await app.register(directoryPlugin);
+  await app.register(tokenVerificationPlugin);
+  await app.register(oidcPlugin);
+  // 3. Routes.
+  await app.register(apiRoutes, { prefix: '/api' });
+  await app.register(webRoutes);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,82 @@
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors as joseErrors,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTPayload,
+} from 'jose';
+
+export interface AccessTokenClaims extends JWTPayload {
+  /** Okta puts the user id here (its `sub` is the login); the embedded provider sets it too. */
+  uid?: string;
+  scope?: string;
+  scp?: string[];
+  sid?: string;
+  [claim: string]: unknown;
+}
+
+export interface VerifiedToken {
+  /** The user id: `uid` when present (Okta), else `sub`. It equals the ID token's `sub`. */
+  userId: string;
+  claims: AccessTokenClaims;
+}
+
+export class InvalidTokenError extends Error {
+  override readonly name = 'InvalidTokenError';
+}
+
+export interface TokenVerifier {
+  verify(token: string): Promise<VerifiedToken>;
+}
+
+type KeySource = ReturnType<typeof createLocalJWKSet> | ReturnType<typeof createRemoteJWKSet>;
+
+function describe(error: unknown): string {
+  if (error instanceof joseErrors.JWTExpired) return 'The access token has expired';
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    if (error.claim === 'iss') return 'The access token was issued by another issuer';
+    if (error.claim === 'aud') return 'The access token is not meant for this API';
+    return `The access token's ${error.claim} claim is not valid`;
+  }
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+    return 'The access token signature is not valid';
+  if (error instanceof joseErrors.JWKSNoMatchingKey) return 'The access token was signed by an unknown key';
+  if (error instanceof joseErrors.JOSEAlgNotAllowed)
+    return 'The access token uses a signing algorithm that is not allowed';
+  if (error instanceof joseErrors.JWKSTimeout)
+    return 'The identity provider keys could not be fetched in time';
+  return 'The access token is not valid';
+}
+
+function makeVerifier(keys: KeySource, issuer: string, audience: string): TokenVerifier {
+  return {
+    async verify(token) {
+      let claims: AccessTokenClaims;
+      try {
+        ({ payload: claims } = await jwtVerify<AccessTokenClaims>(token, keys, {
+          issuer,
+          audience,
+          algorithms: ['RS256'],
+          requiredClaims: ['exp', 'sub'],
+          clockTolerance: 5,
+        }));
+      } catch (error) {
+        throw new InvalidTokenError(describe(error), { cause: error });
+      }
+      const userId = typeof claims.uid === 'string' && claims.uid !== '' ? claims.uid : claims.sub;
+      if (!userId) throw new InvalidTokenError('The access token names no user');
+      return { userId, claims };
+    },
+  };
+}
+
+/** Embedded mode: the provider's own public keys, in memory, so a request costs no HTTP round trip. */
+export function localVerifier(jwks: JSONWebKeySet, issuer: string, audience: string): TokenVerifier {
+  return makeVerifier(createLocalJWKSet(jwks), issuer, audience);
+}
+
+/** Okta mode: the org's authorization server keys, fetched once and cached by jose (refetched on an unknown kid). */
+export function oktaVerifier(issuer: string, audience: string): TokenVerifier {
+  return makeVerifier(createRemoteJWKSet(new URL(`${issuer}/v1/keys`)), issuer, audience);
+}

@@ -1,0 +1,178 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type Provider from 'oidc-provider';
+import type { InteractionResults } from 'oidc-provider';
+import { z } from 'zod';
+import type { AppConfig } from '../../config/index.js';
+import type { Directory } from '../../directory/directory.js';
+import { INTERACTION_PATH } from '../provider.js';
+import { interactionErrorPage } from './pages.js';
+import { buildSteps, PASSWORD_STEP } from './steps.js';
+import { SignInThrottle } from './throttle.js';
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** Sign-in progress kept in the interaction (server side) between steps. */
+const progressSchema = z.object({ step: z.string(), accountId: z.string(), amr: z.array(z.string()) });
+type Progress = z.infer<typeof progressSchema>;
+
+function progressOf(interaction: Interaction): Progress | undefined {
+  const parsed = progressSchema.safeParse((interaction.result as { portal?: unknown } | undefined)?.portal);
+  return parsed.success ? parsed.data : undefined;
+}
+
+async function saveProgress(interaction: Interaction, progress: Progress): Promise<void> {
+  interaction.result = { ...interaction.result, portal: progress } as InteractionResults;
+  await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
+}
+
+const paramsSchema = z.object({ uid: z.string().min(1).max(64) });
+const stepParamsSchema = paramsSchema.extend({ step: z.string().min(1).max(64) });
+// Form fields of any step; repeated fields (arrays) are refused.
+const formSchema = z.record(z.string(), z.string().max(4096)).default({});
+
+export interface InteractionRoutesOptions {
+  config: AppConfig;
+  provider: Provider;
+  directory: Directory;
+}
+
+/** The provider's interaction pages, mounted at `{mount}/interaction/:uid`. */
+export async function interactionRoutes(
+  fastify: FastifyInstance,
+  { config, provider, directory }: InteractionRoutesOptions,
+): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const base = `${config.oidcMountPath}${INTERACTION_PATH}`;
+  const steps = buildSteps(directory, new SignInThrottle());
+
+  const html = (reply: FastifyReply, statusCode: number, body: string) =>
+    reply.code(statusCode).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
+
+  async function load(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    uid: string,
+  ): Promise<Interaction | undefined> {
+    try {
+      const interaction = await provider.interactionDetails(request.raw, reply.raw);
+      if (interaction.uid === uid) return interaction;
+    } catch (error) {
+      request.log.info({ err: error }, 'sign-in interaction not found');
+    }
+    html(
+      reply,
+      400,
+      interactionErrorPage(
+        'This sign-in page has expired or was opened in another browser.',
+        config.PUBLIC_URL,
+      ),
+    );
+    return undefined;
+  }
+
+  async function finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
+    const returnTo = await provider.interactionResult(request.raw, reply.raw, result, {
+      mergeWithLastSubmission: false,
+    });
+    return reply.header('Cache-Control', 'no-store').redirect(returnTo, 303);
+  }
+
+  // Consent is implicit for the first-party client (loadExistingGrant in provider.ts grants it). This is the
+  // fallback should the provider still ask: grant exactly what it reports as missing.
+  async function autoConsent(request: FastifyRequest, reply: FastifyReply, interaction: Interaction) {
+    const { session, params, prompt, grantId } = interaction;
+    const accountId = session?.accountId;
+    const clientId = typeof params.client_id === 'string' ? params.client_id : undefined;
+    if (!accountId || !clientId)
+      return html(reply, 400, interactionErrorPage('Sign in first.', config.PUBLIC_URL));
+    const grant =
+      (grantId ? await provider.Grant.find(grantId) : undefined) ??
+      new provider.Grant({ accountId, clientId });
+    const details = prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
+    if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(' '));
+    if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
+    for (const [resource, scopes] of Object.entries(details.missingResourceScopes ?? {})) {
+      grant.addResourceScope(resource, scopes.join(' '));
+    }
+    return finish(request, reply, { consent: { grantId: await grant.save() } });
+  }
+
+  app.get(`${base}/:uid`, { schema: { params: paramsSchema } }, async (request, reply) => {
+    const interaction = await load(request, reply, request.params.uid);
+    if (!interaction) return reply;
+    if (interaction.prompt.name === 'consent') return autoConsent(request, reply, interaction);
+    if (interaction.prompt.name !== 'login') {
+      return html(
+        reply,
+        400,
+        interactionErrorPage('This sign-in request cannot be completed.', config.PUBLIC_URL),
+      );
+    }
+    const progress = progressOf(interaction);
+    const step = steps.get(progress?.step ?? PASSWORD_STEP);
+    if (!step) throw new Error(`Unknown sign-in step ${progress?.step}`);
+    return html(
+      reply,
+      200,
+      step.render({ action: `${base}/${interaction.uid}/${step.name}`, accountId: progress?.accountId }),
+    );
+  });
+
+  app.post(
+    `${base}/:uid/:step`,
+    {
+      schema: { params: stepParamsSchema, body: formSchema },
+      // Per-address ceiling on top of the per-email throttle of failed passwords.
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      const interaction = await load(request, reply, request.params.uid);
+      if (!interaction) return reply;
+      if (interaction.prompt.name !== 'login') {
+        return html(
+          reply,
+          400,
+          interactionErrorPage('This sign-in request is already complete.', config.PUBLIC_URL),
+        );
+      }
+      const progress = progressOf(interaction);
+      const expected = progress?.step ?? PASSWORD_STEP;
+      const step = steps.get(expected);
+      if (!step || request.params.step !== expected) {
+        return html(
+          reply,
+          400,
+          interactionErrorPage('This sign-in step is not expected now.', config.PUBLIC_URL),
+        );
+      }
+      const action = `${base}/${interaction.uid}/${step.name}`;
+      const outcome = await step.submit({ action, accountId: progress?.accountId }, request.body);
+      switch (outcome.kind) {
+        case 'again':
+          return html(reply, outcome.statusCode, outcome.html);
+        case 'next':
+          await saveProgress(interaction, {
+            step: outcome.step,
+            accountId: outcome.accountId,
+            amr: [...(progress?.amr ?? []), ...outcome.amr],
+          });
+          return reply.redirect(`${base}/${interaction.uid}`, 303);
+        case 'done':
+          request.log.info({ accountId: outcome.accountId }, 'signed in');
+          return finish(request, reply, {
+            login: {
+              accountId: outcome.accountId,
+              amr: [...new Set([...(progress?.amr ?? []), ...outcome.amr])],
+              // A browser session: closing the browser ends the sign-in at the provider.
+              remember: false,
+            },
+          });
+      }
+    },
+  );
+}

@@ -1,0 +1,47 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { HttpError } from '../http/errors.js';
+
+const GENERIC_ZOD_MESSAGE = /^(Invalid|Too (big|small)|Expected|Unrecognized)/;
+
+/** One error shape for the whole server: `{ "error": "clear message" }`, never a stack trace. */
+export default fp(
+  async function errorsPlugin(app: FastifyInstance) {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error instanceof HttpError) {
+        return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
+      }
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const issue = error.validation[0];
+        const field = issue?.instancePath.replace(/^\//, '').replace(/\//g, '.') ?? '';
+        const where = error.validationContext === 'params' ? `${field} (in the path)` : field;
+        const message = issue?.message ?? 'The request is not valid';
+        return reply
+          .code(400)
+          .send({ error: field && GENERIC_ZOD_MESSAGE.test(message) ? `${where}: ${message}` : message });
+      }
+      switch (error.code) {
+        case 'FST_ERR_CTP_INVALID_JSON_BODY':
+          return reply.code(400).send({ error: 'The request body is not valid JSON' });
+        case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+          return reply.code(400).send({ error: 'The request body is empty; send a JSON object' });
+        case 'FST_ERR_CTP_BODY_TOO_LARGE':
+          return reply.code(413).send({ error: 'The request body is too large' });
+        case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+          return reply.code(415).send({ error: 'Send the request body as application/json' });
+        default:
+      }
+      if (error.statusCode === 429) {
+        return reply.code(429).send({ error: 'Too many requests; wait a minute and try again' });
+      }
+      if (error.validation) return reply.code(400).send({ error: error.message });
+      if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+        return reply.code(error.statusCode).send({ error: error.message });
+      }
+      request.log.error({ err: error }, 'unexpected error');
+      return reply.code(500).send({ error: 'Internal error' });
+    });
+  },
+  { name: 'errors' },
+);

@@ -1,0 +1,79 @@
+import cors from '@fastify/cors';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import middie from '@fastify/middie';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppConfig } from '../config/index.js';
+
+/** Origins the shell loads code from at runtime (remotes.json), which the CSP must allow. */
+export function remoteOrigins(config: AppConfig): string[] {
+  return [...new Set(Object.values(config.remotes.remotes).map((remote) => new URL(remote.entry).origin))];
+}
+
+/** The Content-Security-Policy of every page this server sends (the shell and the provider's pages). */
+export function cspDirectives(config: AppConfig): Record<string, string[] | null> {
+  const remotes = remoteOrigins(config);
+  // In Okta mode the shell talks to the org (token exchange, silent-renew iframe) from the page.
+  const idp = config.embedded ? [] : [new URL(config.settings.Domain).origin];
+  const flagBase = /^https?:\/\//.test(config.settings.FlagBaseUrl)
+    ? [new URL(config.settings.FlagBaseUrl).origin]
+    : [];
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    'object-src': ["'none'"],
+    'script-src': ["'self'", ...remotes],
+    'script-src-attr': ["'none'"],
+    // antd injects <style> elements at runtime.
+    'style-src': ["'self'", "'unsafe-inline'", ...remotes],
+    'img-src': ["'self'", 'data:', ...remotes, ...flagBase],
+    'font-src': ["'self'", 'data:', ...remotes],
+    'connect-src': ["'self'", ...remotes, ...idp],
+    'frame-src': ["'self'", ...idp],
+    'frame-ancestors': ["'self'"],
+    // Sign-in and sign-out forms post here, then redirect to the client's origin; browsers apply
+    // form-action to those redirects too.
+    'form-action': ["'self'", ...config.allowedOrigins],
+    'upgrade-insecure-requests': config.PUBLIC_URL.startsWith('https:') ? [] : null,
+  };
+}
+
+/** Third-party plugins, registered before the app's own: security headers, CORS, rate limits, forms, middleware. */
+export default fp(
+  async function externalPlugins(app: FastifyInstance, { config }: { config: AppConfig }) {
+    const https = config.PUBLIC_URL.startsWith('https:');
+    await app.register(helmet, {
+      contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
+      hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      // Every portal origin is on one site (the shell at :3000, remotes at :3001...).
+      crossOriginResourcePolicy: { policy: 'same-site' },
+      // The okta popup flow needs window.opener; same-origin-allow-popups keeps it.
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    });
+
+    const oidcPrefix = `${config.oidcMountPath}/`;
+    await app.register(cors, {
+      // Exactly PUBLIC_URL and TRUSTED_ORIGINS. The provider's paths do their own CORS (src/oidc/okta-compat.ts).
+      delegator: (request, callback) => {
+        const url = request.url ?? '';
+        if (url.startsWith(oidcPrefix)) return callback(null, { origin: false });
+        callback(null, {
+          origin: config.allowedOrigins,
+          methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+          exposedHeaders: ['WWW-Authenticate'],
+          // okta-auth-js calls Okta's session API with credentials.
+          credentials: url.startsWith('/api/v1/sessions/'),
+          maxAge: 600,
+        });
+      },
+    });
+
+    // Not global: /api and the sign-in form opt in (static files and the shell are not limited).
+    await app.register(rateLimit, { global: false });
+    await app.register(formbody);
+    await app.register(middie);
+  },
+  { name: 'external-plugins' },
+);

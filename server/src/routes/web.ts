@@ -1,0 +1,92 @@
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { remotesConfigSchema } from 'shared-auth/contract';
+
+const require = createRequire(import.meta.url);
+
+// webpack's `[name].[contenthash].js` and chunk files like `123.0a1b2c3d.css`: the name changes with the content.
+const HASHED_ASSET = /[.-][0-9a-f]{8,}\.(?:js|mjs|css)$/i;
+const NO_CACHE = 'no-cache';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+// Paths that are never the shell's: the SPA fallback must not answer them with index.html.
+const NOT_SHELL = /^\/(api|oauth2|flags|dev)(\/|$)|^\/remotes\.json$|^\/healthz$/;
+
+export const SHELL_NOT_BUILT =
+  "The portal's web app is not built yet. Run `pnpm build` (it builds the shell), then restart the server.";
+
+export function cacheControlFor(filePath: string): string {
+  return HASHED_ASSET.test(path.basename(filePath)) ? IMMUTABLE : NO_CACHE;
+}
+
+/** The shell's static build, its SPA fallback, flag images, the runtime remotes file, and the health check. */
+export default fp(
+  async function webRoutes(app: FastifyInstance) {
+    const { config } = app;
+    const shellBuilt = existsSync(path.join(config.SHELL_DIST, 'index.html'));
+    if (!shellBuilt)
+      app.log.warn({ SHELL_DIST: config.SHELL_DIST }, 'shell build not found: shell pages answer 503');
+
+    if (shellBuilt) {
+      await app.register(fastifyStatic, {
+        root: config.SHELL_DIST,
+        prefix: '/',
+        index: ['index.html'],
+        cacheControl: false,
+        setHeaders: (res, filePath) => res.setHeader('Cache-Control', cacheControlFor(filePath)),
+      });
+    }
+
+    // Served from the flag-icons package so the portal works offline. Their URLs never change content.
+    const flagsRoot = path.join(path.dirname(require.resolve('flag-icons/package.json')), 'flags');
+    if (statSync(flagsRoot).isDirectory()) {
+      await app.register(fastifyStatic, {
+        root: flagsRoot,
+        prefix: '/flags/',
+        decorateReply: false,
+        index: false,
+        cacheControl: true,
+        maxAge: '365d',
+        immutable: true,
+      });
+    }
+
+    // Deploy-time locations of the remotes, read by the shell at runtime (never baked into its build).
+    app.get('/remotes.json', async (_request, reply) => {
+      reply.header('Cache-Control', NO_CACHE);
+      return remotesConfigSchema.parse(config.remotes);
+    });
+
+    app.get('/healthz', async (_request, reply) => {
+      app.db.prepare('SELECT 1').get();
+      reply.header('Cache-Control', 'no-store');
+      return { status: 'ok', mode: config.embedded ? 'embedded' : 'okta' };
+    });
+
+    app.setNotFoundHandler(async (request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '/';
+      const isPage =
+        (request.method === 'GET' || request.method === 'HEAD') &&
+        !NOT_SHELL.test(pathname) &&
+        !/\.[A-Za-z0-9]+$/.test(pathname);
+      if (isPage) {
+        // Client-side routes (/profile, /password, /security, /login/callback...) all load the shell.
+        if (!shellBuilt) {
+          return reply
+            .code(503)
+            .header('Cache-Control', 'no-store')
+            .type('text/plain; charset=utf-8')
+            .send(SHELL_NOT_BUILT);
+        }
+        reply.header('Cache-Control', NO_CACHE);
+        return reply.sendFile('index.html');
+      }
+      return reply.code(404).send({ error: `Not found: ${request.method} ${pathname}` });
+    });
+  },
+  { name: 'web', dependencies: ['db'] },
+);
