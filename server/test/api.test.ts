@@ -1,0 +1,297 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
+import { settingsSchema } from 'shared-auth/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIGNING_KEY_FILE } from '../src/oidc/keys.js';
+import { ALICE, PORTAL, parseTwice, SAM, startApp, subOf, tokensFor, type TestApp } from './helpers.js';
+
+const ISSUER = `${PORTAL}/oauth2/default`;
+
+let t: TestApp;
+let alice: { sub: string; token: string };
+let sam: { sub: string; token: string };
+
+beforeAll(async () => {
+  t = await startApp();
+  const [a, s] = [await tokensFor(t.app, ALICE), await tokensFor(t.app, SAM)];
+  alice = { sub: subOf(a.id_token), token: a.access_token };
+  sam = { sub: subOf(s.id_token), token: s.access_token };
+});
+afterAll(async () => t.close());
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+function update(token: string, sub: string, payload: unknown, headers: Record<string, string> = {}) {
+  return t.app.inject({
+    method: 'PUT',
+    url: `/api/profile/${sub}/update`,
+    headers: { ...bearer(token), 'content-type': 'application/json', ...headers },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+}
+
+/** Signs a token the way the provider does, with its real key unless told otherwise. */
+async function forgeToken(claims: JWTPayload, options: { key?: 'provider' | 'other'; alg?: string } = {}) {
+  const providerJwk = JSON.parse(readFileSync(path.join(t.dataDir, SIGNING_KEY_FILE), 'utf8')) as JWK;
+  const kid = t.app.signingKeys?.privateJwk.kid;
+  const now = Math.floor(Date.now() / 1000);
+  const jwt = new SignJWT({ scope: 'openid profile email phone', client_id: 'account-portal', ...claims })
+    .setProtectedHeader({ alg: options.alg ?? 'RS256', kid, typ: 'at+jwt' })
+    .setIssuedAt(now)
+    .setExpirationTime(now + 600)
+    .setIssuer(ISSUER)
+    .setAudience('api://default')
+    .setSubject(alice.sub);
+  if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
+  if (claims.iss !== undefined) jwt.setIssuer(claims.iss);
+  if (claims.aud !== undefined) jwt.setAudience(claims.aud);
+  if (claims.sub !== undefined) jwt.setSubject(claims.sub);
+  if (options.alg === 'HS256') return jwt.sign(new TextEncoder().encode('a-shared-secret-of-32-bytes-long!'));
+  if (options.key === 'other') {
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    return jwt.sign(await importJWK(await exportJWK(privateKey), 'RS256'));
+  }
+  return jwt.sign(await importJWK(providerJwk, 'RS256'));
+}
+
+describe('GET /api/clientConfiguration/getSettings', () => {
+  it('answers the settings file as JSON text holding JSON, without a token', async () => {
+    const response = await t.app.inject('/api/clientConfiguration/getSettings');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(typeof response.json()).toBe('string');
+    const file = settingsSchema.parse(JSON.parse(readFileSync(t.config.SETTINGS_FILE, 'utf8')));
+    expect(parseTwice(response.body)).toEqual(file);
+    expect(parseTwice(response.body)).toMatchObject({ Domain: PORTAL, ClientId: 'account-portal' });
+  });
+
+  it('allows CORS from trusted origins only', async () => {
+    const trusted = await t.app.inject({
+      url: '/api/clientConfiguration/getSettings',
+      headers: { origin: 'http://localhost:3001' },
+    });
+    expect(trusted.headers['access-control-allow-origin']).toBe('http://localhost:3001');
+    const untrusted = await t.app.inject({
+      url: '/api/clientConfiguration/getSettings',
+      headers: { origin: 'http://localhost:4444' },
+    });
+    expect(untrusted.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: `/api/profile/${alice.sub}/update`,
+      headers: {
+        origin: 'http://localhost:3100',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('http://localhost:3100');
+    expect(preflight.headers['access-control-allow-methods']).toContain('PUT');
+    expect(preflight.headers['access-control-allow-headers']).toBe('authorization,content-type');
+  });
+});
+
+describe('GET /api/profile/:sub/isfederated', () => {
+  it('answers for the caller', async () => {
+    const a = await t.app.inject({
+      url: `/api/profile/${alice.sub}/isfederated`,
+      headers: bearer(alice.token),
+    });
+    expect(a.statusCode).toBe(200);
+    expect(parseTwice(a.body)).toEqual({ isFederated: false });
+    const s = await t.app.inject({ url: `/api/profile/${sam.sub}/isfederated`, headers: bearer(sam.token) });
+    expect(parseTwice(s.body)).toEqual({ isFederated: true });
+  });
+
+  it("refuses another user's sub with 403", async () => {
+    const response = await t.app.inject({
+      url: `/api/profile/${sam.sub}/isfederated`,
+      headers: bearer(alice.token),
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ error: 'You can only access your own account' });
+  });
+});
+
+describe('PUT /api/profile/:sub/update', () => {
+  it('saves the changed fields and answers the stored profile', async () => {
+    const response = await update(alice.token, alice.sub, { firstName: '  Alicia ', country: 'FR' });
+    expect(response.statusCode).toBe(200);
+    expect(parseTwice(response.body)).toEqual({
+      sub: alice.sub,
+      email: 'alice@example.com',
+      firstName: 'Alicia',
+      lastName: 'Liddell',
+      country: 'FR',
+    });
+    // Persisted: in the database, and in the next ID token.
+    const row = t.app.db
+      .prepare('SELECT given_name, family_name, country FROM users WHERE id = ?')
+      .get(alice.sub);
+    expect(row).toEqual({ given_name: 'Alicia', family_name: 'Liddell', country: 'FR' });
+    const tokens = await tokensFor(t.app, ALICE);
+    expect(
+      JSON.parse(Buffer.from(tokens.id_token.split('.')[1] ?? '', 'base64url').toString()),
+    ).toMatchObject({
+      given_name: 'Alicia',
+      name: 'Alicia Liddell',
+      country: 'FR',
+    });
+
+    const back = await update(alice.token, alice.sub, {
+      firstName: 'Alice',
+      lastName: 'Liddell',
+      country: 'GB',
+    });
+    expect(parseTwice(back.body)).toMatchObject({ firstName: 'Alice', lastName: 'Liddell', country: 'GB' });
+  });
+
+  it('accepts names of exactly 50 characters and real-world punctuation', async () => {
+    const response = await update(alice.token, alice.sub, { lastName: `O'Brien-${'é'.repeat(42)}` });
+    expect(response.statusCode).toBe(200);
+    expect(parseTwice(response.body)).toMatchObject({ lastName: `O'Brien-${'é'.repeat(42)}` });
+    await update(alice.token, alice.sub, { lastName: 'Liddell' });
+  });
+
+  it('refuses federated users with 403', async () => {
+    const response = await update(sam.token, sam.sub, { firstName: 'Samuel' });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ error: 'Federated users cannot edit their profile' });
+    expect(t.app.directory.findById(sam.sub)?.givenName).toBe('Sam');
+  });
+
+  it("refuses another user's sub with 403 and changes nothing", async () => {
+    const response = await update(alice.token, sam.sub, { firstName: 'Mallory' });
+    expect(response.statusCode).toBe(403);
+    expect(t.app.directory.findById(sam.sub)?.givenName).toBe('Sam');
+  });
+
+  it.each([
+    ['email', { email: 'new@example.com' }, 'Email cannot be changed'],
+    ['email with other fields', { firstName: 'A', email: 'new@example.com' }, 'Email cannot be changed'],
+    ['an unknown key', { nickname: 'Al' }, 'Unknown field: nickname'],
+    ['an empty object', {}, 'Nothing to update'],
+    ['an empty first name', { firstName: '' }, 'First name must not be empty'],
+    ['a blank last name', { lastName: '   ' }, 'Last name must not be empty'],
+    ['51 characters', { firstName: 'x'.repeat(51) }, 'First name must be at most 50 characters'],
+    ['a control character', { lastName: 'Lid\u0007dell' }, 'Last name must not contain control characters'],
+    ['a newline', { firstName: 'Al\nice' }, 'First name must not contain control characters'],
+    ['an unknown country', { country: 'XX' }, 'Country must be one of the listed countries'],
+    ['a lower-case country', { country: 'gb' }, 'Country must be one of the listed countries'],
+    ['a country of the wrong type', { country: 44 }, 'Country must be a two-letter country code'],
+    ['a name of the wrong type', { firstName: 42 }, 'First name must be text'],
+    ['null', null, 'The body must be a JSON object'],
+    ['an array', [{ firstName: 'A' }], 'The body must be a JSON object'],
+    ['a string', '"Alice"', 'The body must be a JSON object'],
+    ['malformed JSON', '{"firstName": "Al', 'The request body is not valid JSON'],
+  ])('refuses %s with 400 and a clear message', async (_name, payload, message) => {
+    const response = await update(alice.token, alice.sub, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: message });
+  });
+
+  it('refuses other bad bodies without a 500', async () => {
+    const empty = await t.app.inject({
+      method: 'PUT',
+      url: `/api/profile/${alice.sub}/update`,
+      headers: { ...bearer(alice.token), 'content-type': 'application/json' },
+    });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toHaveProperty('error');
+
+    const text = await update(alice.token, alice.sub, 'firstName=Al', { 'content-type': 'text/plain' });
+    expect(text.statusCode).toBe(400);
+
+    const xml = await update(alice.token, alice.sub, '<a/>', { 'content-type': 'application/xml' });
+    expect(xml.statusCode).toBe(415);
+    expect(xml.json()).toEqual({ error: 'Send the request body as application/json' });
+
+    const huge = await update(alice.token, alice.sub, { firstName: 'x'.repeat(20_000) });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toEqual({ error: 'The request body is too large' });
+
+    expect(t.app.directory.findById(alice.sub)).toMatchObject({ givenName: 'Alice', country: 'GB' });
+  });
+});
+
+describe('bearer token checks on /api', () => {
+  const url = () => `/api/profile/${alice.sub}/isfederated`;
+
+  it('answers 401 with WWW-Authenticate: Bearer when no token is sent', async () => {
+    for (const headers of [{}, { authorization: 'Basic YWxpY2U6cHc=' }, { authorization: 'Bearer' }]) {
+      const response = await t.app.inject({ url: url(), headers });
+      expect(response.statusCode).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+      expect(response.json()).toEqual({ error: expect.stringContaining('Sign in') });
+    }
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/profile/${alice.sub}/update`,
+      payload: { a: 1 },
+    });
+    expect(put.statusCode).toBe(401);
+  });
+
+  it.each([
+    ['garbage', async () => 'not-a-jwt', 'The access token is not valid'],
+    ['a wrong signature', () => forgeToken({}, { key: 'other' }), 'The access token signature is not valid'],
+    [
+      'an expired token',
+      () => forgeToken({ exp: Math.floor(Date.now() / 1000) - 60 }),
+      'The access token has expired',
+    ],
+    [
+      'a wrong issuer',
+      () => forgeToken({ iss: 'http://localhost:9999/oauth2/default' }),
+      'The access token was issued by another issuer',
+    ],
+    [
+      'a wrong audience',
+      () => forgeToken({ aud: 'api://other' }),
+      'The access token is not meant for this API',
+    ],
+    [
+      'a symmetric algorithm',
+      () => forgeToken({}, { alg: 'HS256' }),
+      'The access token uses a signing algorithm that is not allowed',
+    ],
+  ])('answers 401 for %s', async (_name, make, message) => {
+    const response = await t.app.inject({ url: url(), headers: bearer(await make()) });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
+    expect(response.json()).toEqual({ error: message });
+  });
+
+  it('accepts a well-formed token signed by the provider key (the forging helper is sound)', async () => {
+    const response = await t.app.inject({ url: url(), headers: bearer(await forgeToken({})) });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('answers 401 for a valid token of a user who is not in the directory', async () => {
+    const token = await forgeToken({ sub: '00uNoSuchUser000000' });
+    const response = await t.app.inject({
+      url: '/api/profile/00uNoSuchUser000000/isfederated',
+      headers: bearer(token),
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ error: 'The signed-in user no longer exists' });
+  });
+});
+
+describe('unknown routes and methods', () => {
+  it('answers 404 with an error field', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/nothing-here'],
+      ['GET', `/api/profile/${alice.sub}/unknown`],
+      ['POST', '/api/clientConfiguration/getSettings'],
+      ['DELETE', '/nowhere'],
+    ] as const) {
+      const response = await t.app.inject({ method, url, headers: bearer(alice.token) });
+      expect(response.statusCode, `${method} ${url}`).toBe(404);
+      expect(response.json()).toEqual({ error: expect.stringContaining('Not found') });
+    }
+  });
+});

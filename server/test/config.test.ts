@@ -1,0 +1,133 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, REPO_ROOT } from '../src/config/index.js';
+import { parseEnv } from '../src/config/env.js';
+import { redactUrl } from '../src/config/logger.js';
+import { tempDir } from './helpers.js';
+
+const dir = tempDir();
+afterAll(async () => {
+  const { rmSync } = await import('node:fs');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function write(name: string, content: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, content);
+  return file;
+}
+
+describe('environment', () => {
+  it('defaults to the embedded default on http://localhost:3000', () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      PORT: 3000,
+      HOST: 'localhost',
+      PUBLIC_URL: 'http://localhost:3000',
+      DATA_DIR: path.join(REPO_ROOT, 'data'),
+      SETTINGS_FILE: path.join(REPO_ROOT, 'config', 'settings.json'),
+      REMOTES_FILE: path.join(REPO_ROOT, 'config', 'remotes.json'),
+      SHELL_DIST: path.join(REPO_ROOT, 'shell', 'dist'),
+      TRUSTED_ORIGINS: [
+        'http://localhost:3001',
+        'http://localhost:3002',
+        'http://localhost:3003',
+        'http://localhost:3100',
+      ],
+      API_AUDIENCE: 'api://default',
+      LOG_LEVEL: 'info',
+    });
+    const config = loadConfig({});
+    expect(config.embedded).toBe(true);
+    expect(config.issuer).toBe('http://localhost:3000/oauth2/default');
+    expect(config.allowedOrigins[0]).toBe('http://localhost:3000');
+    expect(config.secureCookies).toBe(false);
+  });
+
+  it('treats empty values as unset and normalises origins', () => {
+    const env = parseEnv({
+      PORT: '',
+      PUBLIC_URL: 'http://localhost:3000/',
+      TRUSTED_ORIGINS: ' http://a.test:1/ ,,http://a.test:1',
+    });
+    expect(env.PORT).toBe(3000);
+    expect(env.PUBLIC_URL).toBe('http://localhost:3000');
+    expect(env.TRUSTED_ORIGINS).toEqual(['http://a.test:1']);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '3000.5'],
+    ['PUBLIC_URL', 'localhost:3000'],
+    ['PUBLIC_URL', 'ftp://localhost'],
+    ['PUBLIC_URL', 'http://localhost:3000/portal'],
+    ['TRUSTED_ORIGINS', 'http://localhost:3001,not a url'],
+    ['TRUSTED_ORIGINS', 'http://localhost:3001/login/callback'],
+    ['LOG_LEVEL', 'verbose'],
+    ['API_AUDIENCE', '   '],
+  ])('stops on %s=%j with a message naming the setting', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(
+      new RegExp(`^Invalid environment setting:\\n  ${name}=`),
+    );
+  });
+});
+
+describe('settings and remotes files', () => {
+  it('stops when the settings file is missing, not JSON, or invalid, naming SETTINGS_FILE', () => {
+    const missing = path.join(dir, 'missing.json');
+    expect(() => loadConfig({ SETTINGS_FILE: missing })).toThrow(
+      `SETTINGS_FILE (${missing}): file not found`,
+    );
+    const broken = write('broken.json', '{ "Domain": ');
+    expect(() => loadConfig({ SETTINGS_FILE: broken })).toThrow(`SETTINGS_FILE (${broken}): not valid JSON`);
+    const invalid = write('invalid.json', JSON.stringify({ Domain: 'not a url', ClientId: '' }));
+    expect(() => loadConfig({ SETTINGS_FILE: invalid })).toThrow(
+      /^SETTINGS_FILE \(.*invalid\.json\) is invalid:\n {2}Domain: /,
+    );
+  });
+
+  it('stops when the remotes file is invalid, naming REMOTES_FILE', () => {
+    const invalid = write('remotes.json', JSON.stringify({ remotes: { 'remote-profile': { entry: 'x' } } }));
+    expect(() => loadConfig({ REMOTES_FILE: invalid })).toThrow(
+      /^REMOTES_FILE \(.*remotes\.json\) is invalid/,
+    );
+  });
+
+  it('turns the embedded provider off when Domain is another origin (Okta mode)', () => {
+    const okta = write(
+      'okta.json',
+      JSON.stringify({
+        Domain: 'https://example.okta.com',
+        ClientId: '0oa123',
+        HeaderLinks: '{"Help":"https://h"}',
+      }),
+    );
+    const config = loadConfig({ SETTINGS_FILE: okta });
+    expect(config.embedded).toBe(false);
+    expect(config.issuer).toBe('https://example.okta.com/oauth2/default');
+    expect(config.settings.HeaderLinks).toEqual({ Help: 'https://h' });
+  });
+
+  it('makes cookies secure when PUBLIC_URL is https', () => {
+    const https = write('https.json', JSON.stringify({ Domain: 'https://portal.example', ClientId: 'c' }));
+    const config = loadConfig({ PUBLIC_URL: 'https://portal.example', SETTINGS_FILE: https });
+    expect(config).toMatchObject({ embedded: true, secureCookies: true });
+  });
+});
+
+describe('logging', () => {
+  it('redacts tokens and codes from logged URLs', () => {
+    expect(
+      redactUrl(
+        '/oauth2/default/v1/logout?id_token_hint=eyJ.x.y&post_logout_redirect_uri=http%3A%2F%2Flocalhost',
+      ),
+    ).toBe(
+      '/oauth2/default/v1/logout?id_token_hint=%5Bredacted%5D&post_logout_redirect_uri=http%3A%2F%2Flocalhost',
+    );
+    expect(redactUrl('/login/callback?code=abc&state=xyz')).not.toMatch(/abc|xyz/);
+    expect(redactUrl('/profile')).toBe('/profile');
+  });
+});

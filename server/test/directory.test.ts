@@ -1,0 +1,273 @@
+import { rmSync } from 'node:fs';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openDatabase, type Db } from '../src/db/connection.js';
+import { migrations } from '../src/db/migrations/index.js';
+import { runCli } from '../src/directory/cli.js';
+import { Directory, DuplicateEmailError, newUserId } from '../src/directory/directory.js';
+import { DEMO_ACCOUNTS, seedDemoAccounts } from '../src/directory/seed.js';
+import { SqliteOidcStore } from '../src/oidc/adapter.js';
+import { SignInThrottle } from '../src/oidc/interactions/throttle.js';
+import { signIn, startApp, tempDir } from './helpers.js';
+
+const dirs: string[] = [];
+function freshDb(): { db: Db; dir: string } {
+  const dir = tempDir();
+  dirs.push(dir);
+  return { db: openDatabase(dir), dir };
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('database', () => {
+  it('runs the migrations once, records the version, and uses WAL with foreign keys', () => {
+    const { db, dir } = freshDb();
+    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
+    db.close();
+    const again = openDatabase(dir);
+    expect(again.pragma('user_version', { simple: true })).toBe(migrations.length);
+    again.close();
+  });
+
+  it('refuses a database newer than the code', () => {
+    const { db, dir } = freshDb();
+    db.pragma(`user_version = ${migrations.length + 1}`);
+    db.close();
+    expect(() => openDatabase(dir)).toThrow(/newer than this server knows/);
+  });
+});
+
+describe('directory', () => {
+  let db: Db;
+  let directory: Directory;
+  beforeEach(() => {
+    ({ db } = freshDb());
+    directory = new Directory(db);
+  });
+  afterEach(() => db.close());
+
+  it('creates users with Okta-like ids and finds them by id and by email, case-insensitively', async () => {
+    const user = await directory.createUser({
+      email: 'Ada@Example.com',
+      password: 'Analytical-1',
+      givenName: 'Ada',
+      familyName: 'Lovelace',
+      country: 'gb',
+    });
+    expect(user).toMatchObject({ email: 'ada@example.com', country: 'GB', isFederated: false });
+    expect(user.id).toMatch(/^00u[0-9A-Za-z]{17}$/);
+    expect(directory.findById(user.id)).toEqual(user);
+    expect(directory.findByEmail('ADA@example.COM')).toEqual(user);
+    await expect(
+      directory.createUser({
+        email: 'ada@EXAMPLE.com',
+        password: 'x',
+        givenName: 'A',
+        familyName: 'B',
+        country: 'GB',
+      }),
+    ).rejects.toBeInstanceOf(DuplicateEmailError);
+    const hash = db.prepare('SELECT password_hash FROM users WHERE id = ?').pluck().get(user.id);
+    expect(hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('verifies passwords', async () => {
+    const user = await directory.createUser({
+      email: 'bob@example.com',
+      password: 'Builder-42',
+      givenName: 'Bob',
+      familyName: 'Builder',
+      country: 'IE',
+    });
+    expect(await directory.verifyPassword('BOB@example.com', 'Builder-42')).toEqual(user);
+    expect(await directory.verifyPassword('bob@example.com', 'builder-42')).toBeUndefined();
+    expect(await directory.verifyPassword('nobody@example.com', 'Builder-42')).toBeUndefined();
+    await directory.setPassword(user.id, 'New-Password-7');
+    expect(await directory.verifyPassword('bob@example.com', 'New-Password-7')).toBeDefined();
+    // Users without a password (created from an Okta token) never sign in here.
+    await directory.createUser({ email: 'okta@example.com', givenName: 'O', familyName: 'K', country: '' });
+    expect(await directory.verifyPassword('okta@example.com', '')).toBeUndefined();
+  });
+
+  it('updates only the given profile fields', async () => {
+    const user = await directory.createUser({
+      email: 'c@example.com',
+      password: 'Password-1',
+      givenName: 'Cee',
+      familyName: 'Dee',
+      country: 'US',
+    });
+    const updated = directory.updateProfile(user.id, { familyName: 'Eff' });
+    expect(updated).toMatchObject({ givenName: 'Cee', familyName: 'Eff', country: 'US' });
+    expect(directory.updateProfile('00uMissing', { givenName: 'X' })).toBeUndefined();
+  });
+
+  it('seeds the demo accounts once and keeps their later edits', async () => {
+    expect(await seedDemoAccounts(directory)).toHaveLength(2);
+    const alice = directory.findByEmail('alice@example.com');
+    expect(alice).toMatchObject({
+      givenName: 'Alice',
+      familyName: 'Liddell',
+      country: 'GB',
+      isFederated: false,
+    });
+    expect(directory.findByEmail('sam@partner.example')).toMatchObject({
+      givenName: 'Sam',
+      familyName: 'Taylor',
+      country: 'US',
+      isFederated: true,
+    });
+    directory.updateProfile(alice?.id ?? '', { country: 'FR' });
+    expect(await seedDemoAccounts(directory)).toHaveLength(0);
+    expect(directory.findByEmail('alice@example.com')?.country).toBe('FR');
+    for (const account of DEMO_ACCOUNTS) {
+      expect(await directory.verifyPassword(account.email, account.password)).toBeDefined();
+    }
+  });
+
+  it('makes unique ids', () => {
+    const ids = new Set(Array.from({ length: 1000 }, newUserId));
+    expect(ids.size).toBe(1000);
+  });
+});
+
+describe('provider storage', () => {
+  it('stores, consumes, finds by uid, revokes by grant, lists an account’s grants and expires rows', async () => {
+    const { db } = freshDb();
+    const store = new SqliteOidcStore(db);
+    const tokens = store.adapterFor('RefreshToken');
+    await tokens.upsert(
+      'rt1',
+      { accountId: '00uA', grantId: 'g1', sessionUid: 's1', jti: 'rt1' } as never,
+      60,
+    );
+    await tokens.upsert('rt2', { accountId: '00uA', grantId: 'g2', jti: 'rt2' } as never, 60);
+    await store.adapterFor('Session').upsert('sess', { uid: 'u1', accountId: '00uA' } as never, 60);
+    expect(await tokens.find('rt1')).toMatchObject({ grantId: 'g1' });
+    await tokens.consume('rt1');
+    expect(await tokens.find('rt1')).toMatchObject({ consumed: expect.any(Number) });
+    expect(await store.adapterFor('Session').findByUid('u1')).toMatchObject({ accountId: '00uA' });
+    expect(
+      store
+        .grantsOfAccount('00uA')
+        .map((g) => g.grantId)
+        .sort(),
+    ).toEqual(['g1', 'g2']);
+    await tokens.revokeByGrantId('g1');
+    expect(await tokens.find('rt1')).toBeUndefined();
+    await tokens.upsert('old', { jti: 'old' } as never, -1);
+    expect(await tokens.find('old')).toBeUndefined();
+    expect(store.deleteExpired()).toBe(1);
+    await tokens.destroy('rt2');
+    expect(await tokens.find('rt2')).toBeUndefined();
+    db.close();
+  });
+});
+
+describe('sign-in throttle', () => {
+  it('allows 10 failures per email in 15 minutes, then waits for the oldest to age out', () => {
+    let now = 0;
+    const throttle = new SignInThrottle(10, 15 * 60_000, () => now);
+    for (let i = 0; i < 10; i += 1) {
+      expect(throttle.retryAfter('a@x')).toBe(0);
+      throttle.recordFailure('a@x');
+      now += 1000;
+    }
+    expect(throttle.retryAfter('A@X')).toBe(15 * 60_000 - 10_000);
+    expect(throttle.retryAfter('b@x')).toBe(0);
+    now = 15 * 60_000 + 1;
+    expect(throttle.retryAfter('a@x')).toBe(0);
+    throttle.recordFailure('a@x');
+    throttle.recordSuccess('a@x');
+    expect(throttle.retryAfter('a@x')).toBe(0);
+  });
+});
+
+describe('directory CLI', () => {
+  it('adds a user to the database of a running server, who can then sign in', async () => {
+    const running = await startApp();
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const code = await runCli([
+        'add-user',
+        '--email',
+        'fresh@example.com',
+        '--password',
+        'Fresh-Password-1',
+        '--given-name',
+        'Fresh',
+        '--family-name',
+        'User',
+        '--country',
+        'nz',
+        '--data-dir',
+        running.dataDir,
+      ]);
+      expect(code).toBe(0);
+      const printed = JSON.parse(String(out.mock.calls[0]?.[0])) as Record<string, unknown>;
+      expect(printed).toMatchObject({
+        id: expect.stringMatching(/^00u/),
+        email: 'fresh@example.com',
+        givenName: 'Fresh',
+        familyName: 'User',
+        country: 'NZ',
+        isFederated: false,
+      });
+      expect(running.app.directory.findById(String(printed.id))).toBeDefined();
+      const { callback } = await signIn(running.app, {
+        email: 'fresh@example.com',
+        password: 'Fresh-Password-1',
+      });
+      expect(callback.searchParams.get('code')).toBeTruthy();
+
+      expect(
+        await runCli([
+          'add-user',
+          '--email',
+          'fresh@example.com',
+          '--password',
+          'Another-1',
+          '--given-name',
+          'F',
+          '--family-name',
+          'U',
+          '--country',
+          'NZ',
+          '--data-dir',
+          running.dataDir,
+        ]),
+      ).toBe(1);
+      expect(String(err.mock.calls.at(-1)?.[0])).toContain('already exists');
+      out.mockClear();
+      expect(
+        await runCli([
+          'add-user',
+          '--email',
+          'partner@example.org',
+          '--password',
+          'Partner-Password-1',
+          '--given-name',
+          'Pat',
+          '--family-name',
+          'Partner',
+          '--country',
+          'CA',
+          '--federated',
+          '--data-dir',
+          running.dataDir,
+        ]),
+      ).toBe(0);
+      expect(JSON.parse(String(out.mock.calls[0]?.[0]))).toMatchObject({ isFederated: true, country: 'CA' });
+      expect(await runCli(['add-user', '--email', 'nope', '--data-dir', running.dataDir])).toBe(2);
+      expect(await runCli(['frobnicate'])).toBe(2);
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+      await running.close();
+    }
+  });
+});

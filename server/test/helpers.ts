@@ -1,0 +1,246 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { decodeJwt } from 'jose';
+import { buildApp } from '../src/app.js';
+import { loadConfig, type AppConfig } from '../src/config/index.js';
+
+export const PORTAL = 'http://localhost:3000';
+export const CLIENT_ID = 'account-portal';
+export const ALICE = { email: 'alice@example.com', password: 'Wonderland-42' };
+export const SAM = { email: 'sam@partner.example', password: 'Federated-42' };
+export const SCOPES = 'openid profile email phone';
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: AppConfig;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A temp directory per test file; the caller removes it (TestApp.close does). */
+export function tempDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'portal-server-test-'));
+}
+
+/** Builds the whole app on a fresh SQLite database in a temp dir (no shell build, silent logs). */
+export async function startApp(env: Record<string, string> = {}, dataDir = tempDir()): Promise<TestApp> {
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SHELL_DIST: path.join(dataDir, 'no-shell-build'),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  // TEST_LOG=debug shows the server's log while a test runs.
+  const app = await buildApp(config, {
+    logger: process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false,
+  });
+  return {
+    app,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The spec's answers are JSON text holding JSON: parse twice. */
+export function parseTwice(body: string): unknown {
+  const outer: unknown = JSON.parse(body);
+  if (typeof outer !== 'string') throw new Error(`expected JSON text, got ${body}`);
+  return JSON.parse(outer);
+}
+
+/** A minimal cookie jar for inject(): every cookie goes back on every request (paths ignored). */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  store(response: LightMyRequestResponse): void {
+    for (const cookie of response.cookies as {
+      name: string;
+      value: string;
+      expires?: Date;
+      maxAge?: number;
+    }[]) {
+      const expired = (cookie.expires && cookie.expires.getTime() < Date.now()) || cookie.maxAge === 0;
+      if (expired || cookie.value === '') this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+  }
+
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  has(name: string): boolean {
+    return this.cookies.has(name);
+  }
+}
+
+export function pkcePair() {
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  return { verifier, challenge };
+}
+
+export interface AuthorizeOptions {
+  origin?: string;
+  scope?: string;
+  responseMode?: string;
+  prompt?: string;
+  state?: string;
+  challenge?: string;
+}
+
+export function authorizeUrl(options: AuthorizeOptions = {}): string {
+  const origin = options.origin ?? PORTAL;
+  const params = new URLSearchParams({
+    client_id: CLIENT_ID,
+    response_type: 'code',
+    scope: options.scope ?? SCOPES,
+    redirect_uri: `${origin}/login/callback`,
+    state: options.state ?? randomBytes(8).toString('hex'),
+    nonce: randomBytes(8).toString('hex'),
+    code_challenge: options.challenge ?? pkcePair().challenge,
+    code_challenge_method: 'S256',
+  });
+  if (options.responseMode) params.set('response_mode', options.responseMode);
+  if (options.prompt) params.set('prompt', options.prompt);
+  return `/oauth2/default/v1/authorize?${params.toString()}`;
+}
+
+/** inject() sends `Host: localhost:80`, so the provider's absolute URLs name http://localhost. */
+function isThisServer(url: URL): boolean {
+  return (url.host === 'localhost' || url.host === 'localhost:3000') && url.pathname.startsWith('/oauth2/');
+}
+
+function pathOf(location: string): string {
+  const url = new URL(location, PORTAL);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Follows 3xx answers on this server (inject), keeping cookies; stops at the first non-redirect or foreign URL. */
+export async function follow(
+  app: FastifyInstance,
+  jar: CookieJar,
+  start: LightMyRequestResponse,
+): Promise<LightMyRequestResponse> {
+  let response = start;
+  for (let hops = 0; hops < 10; hops += 1) {
+    jar.store(response);
+    const location = response.headers.location;
+    if (response.statusCode < 300 || response.statusCode >= 400 || typeof location !== 'string')
+      return response;
+    if (!isThisServer(new URL(location, PORTAL))) return response;
+    response = await app.inject({ method: 'GET', url: pathOf(location), headers: { cookie: jar.header() } });
+  }
+  throw new Error('too many redirects');
+}
+
+export interface SignInResult {
+  /** The final redirect to the client (redirect_uri with code and state). */
+  callback: URL;
+  jar: CookieJar;
+  verifier: string;
+}
+
+/** Drives authorize → sign-in page → form POST → back to authorize → redirect to the client with a code. */
+export async function signIn(
+  app: FastifyInstance,
+  credentials: { email: string; password: string },
+  options: AuthorizeOptions = {},
+  jar = new CookieJar(),
+): Promise<SignInResult> {
+  const { verifier, challenge } = pkcePair();
+  const page = await follow(
+    app,
+    jar,
+    await app.inject({
+      method: 'GET',
+      url: authorizeUrl({ ...options, challenge }),
+      headers: { cookie: jar.header() },
+    }),
+  );
+  if (page.statusCode !== 200 || !page.body.includes('Sign in')) {
+    throw new Error(`expected the sign-in page, got ${page.statusCode}: ${page.body.slice(0, 300)}`);
+  }
+  const action = /<form method="post" action="([^"]+)"/.exec(page.body)?.[1];
+  if (!action) throw new Error('no form on the sign-in page');
+  const submitted = await app.inject({
+    method: 'POST',
+    url: action,
+    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(credentials).toString(),
+  });
+  const done = await follow(app, jar, submitted);
+  const location = done.headers.location;
+  if (typeof location !== 'string') {
+    throw new Error(`sign-in did not redirect to the client: ${done.statusCode} ${done.body.slice(0, 300)}`);
+  }
+  return { callback: new URL(location), jar, verifier };
+}
+
+export interface Tokens {
+  access_token: string;
+  id_token: string;
+  refresh_token?: string;
+  token_type: string;
+  expires_in: number;
+  scope: string;
+}
+
+export async function exchangeCode(
+  app: FastifyInstance,
+  { callback, verifier }: SignInResult,
+  origin = PORTAL,
+): Promise<Tokens> {
+  const code = callback.searchParams.get('code');
+  if (!code) throw new Error(`no code in ${callback.href}`);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/oauth2/default/v1/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+    payload: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: CLIENT_ID,
+      code,
+      redirect_uri: `${origin}/login/callback`,
+      code_verifier: verifier,
+    }).toString(),
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`token exchange failed: ${response.statusCode} ${response.body}`);
+  return response.json<Tokens>();
+}
+
+export async function refresh(app: FastifyInstance, refreshToken: string): Promise<Tokens> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/oauth2/default/v1/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PORTAL },
+    payload: new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: CLIENT_ID,
+      // okta-auth-js repeats the scopes when it renews with a refresh token.
+      scope: SCOPES,
+      refresh_token: refreshToken,
+    }).toString(),
+  });
+  if (response.statusCode !== 200) throw new Error(`refresh failed: ${response.statusCode} ${response.body}`);
+  return response.json<Tokens>();
+}
+
+/** Signs in through the provider's own pages and returns its tokens. */
+export async function tokensFor(app: FastifyInstance, credentials: { email: string; password: string }) {
+  return exchangeCode(app, await signIn(app, credentials));
+}
+
+export function subOf(token: string): string {
+  const { sub } = decodeJwt(token);
+  if (!sub) throw new Error('token without sub');
+  return sub;
+}

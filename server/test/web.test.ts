@@ -1,0 +1,142 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHELL_NOT_BUILT } from '../src/routes/web.js';
+import { startApp, tempDir, type TestApp } from './helpers.js';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+describe('without a shell build', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp();
+  });
+  afterAll(async () => t.close());
+
+  it('still serves the API, and answers shell pages with a clear 503', async () => {
+    for (const url of ['/', '/profile', '/login/callback?code=x']) {
+      const response = await t.app.inject(url);
+      expect(response.statusCode, url).toBe(503);
+      expect(response.body).toBe(SHELL_NOT_BUILT);
+    }
+    expect((await t.app.inject('/api/clientConfiguration/getSettings')).statusCode).toBe(200);
+  });
+
+  it('serves the runtime remotes file, no-cache', async () => {
+    const response = await t.app.inject('/remotes.json');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.json()).toEqual(t.config.remotes);
+    expect(response.json()).toMatchObject({
+      remotes: { remote_profile: { entry: expect.stringMatching(/remoteEntry\.js$/) } },
+    });
+  });
+
+  it('serves flag images from flag-icons with an immutable cache', async () => {
+    const response = await t.app.inject('/flags/4x3/gb.svg');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(response.headers['cache-control']).toBe(IMMUTABLE);
+    expect(response.body).toContain('<svg');
+    const missing = await t.app.inject('/flags/4x3/zz.svg');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toHaveProperty('error');
+  });
+
+  it('answers the health check', async () => {
+    const response = await t.app.inject('/healthz');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok', mode: 'embedded' });
+  });
+
+  it('sends security headers whose CSP lets the shell load the remotes', async () => {
+    const response = await t.app.inject('/healthz');
+    const csp = String(response.headers['content-security-policy']);
+    const directive = (name: string) => csp.split(';').find((d) => d.startsWith(`${name} `)) ?? '';
+    expect(directive('script-src')).toBe("script-src 'self' http://localhost:3001");
+    expect(directive('style-src')).toBe("style-src 'self' 'unsafe-inline' http://localhost:3001");
+    expect(directive('connect-src')).toContain('http://localhost:3001');
+    expect(directive('img-src')).toContain('http://localhost:3001');
+    expect(directive('frame-ancestors')).toBe("frame-ancestors 'self'");
+    expect(directive('object-src')).toBe("object-src 'none'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+});
+
+describe('with a shell build', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const dataDir = tempDir();
+    const shell = path.join(dataDir, 'shell-dist');
+    mkdirSync(path.join(shell, 'static'), { recursive: true });
+    writeFileSync(
+      path.join(shell, 'index.html'),
+      '<!doctype html><html lang="en"><title>My Profile</title></html>',
+    );
+    writeFileSync(path.join(shell, 'main.js'), 'console.log("entry")');
+    writeFileSync(path.join(shell, '512.3f9a2c1be07d4e55.js'), 'console.log("chunk")');
+    writeFileSync(path.join(shell, 'static', 'main.a1b2c3d4.css'), 'body{}');
+    writeFileSync(path.join(shell, 'remoteEntry.js'), '//');
+    t = await startApp({ SHELL_DIST: shell }, dataDir);
+  });
+  afterAll(async () => t.close());
+
+  it('serves index.html and unhashed files no-cache, hashed assets immutable', async () => {
+    const index = await t.app.inject('/');
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['content-type']).toMatch(/^text\/html/);
+    expect(index.headers['cache-control']).toBe('no-cache');
+    expect(index.body).toContain('My Profile');
+    expect((await t.app.inject('/main.js')).headers['cache-control']).toBe('no-cache');
+    expect((await t.app.inject('/remoteEntry.js')).headers['cache-control']).toBe('no-cache');
+    const chunk = await t.app.inject('/512.3f9a2c1be07d4e55.js');
+    expect(chunk.headers['cache-control']).toBe(IMMUTABLE);
+    expect(chunk.headers['content-type']).toMatch(/javascript/);
+    expect((await t.app.inject('/static/main.a1b2c3d4.css')).headers['cache-control']).toBe(IMMUTABLE);
+  });
+
+  it.each(['/profile', '/password', '/security', '/login/callback?code=abc&state=xyz', '/some/deep/link'])(
+    'falls back to index.html for %s',
+    async (url) => {
+      const response = await t.app.inject(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain('<title>My Profile</title>');
+    },
+  );
+
+  it.each(['/api/unknown', '/oauth2/default/nothing', '/flags/none', '/dev/tools', '/missing.js'])(
+    'never falls back for %s',
+    async (url) => {
+      const response = await t.app.inject(url);
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('<title>My Profile</title>');
+    },
+  );
+
+  it('does not fall back for POST', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/profile' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'Not found: POST /profile' });
+  });
+});
+
+describe('behind https', () => {
+  it('sends HSTS and upgrade-insecure-requests only when PUBLIC_URL is https', async () => {
+    const dataDir = tempDir();
+    const settings = path.join(dataDir, 'settings.json');
+    writeFileSync(settings, JSON.stringify({ Domain: 'https://portal.example', ClientId: 'account-portal' }));
+    const t = await startApp({ PUBLIC_URL: 'https://portal.example', SETTINGS_FILE: settings }, dataDir);
+    try {
+      const response = await t.app.inject({ url: '/healthz', headers: { 'x-forwarded-proto': 'https' } });
+      expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(String(response.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+    } finally {
+      await t.close();
+    }
+  });
+});
