@@ -7,7 +7,7 @@ const setupFile = fileURLToPath(new URL('./jest.setup.cjs', import.meta.url));
 export function jestConfig() {
   return {
     testEnvironment: 'jsdom',
-    testEnvironmentOptions: { customExportConditions: ['source', 'browser', 'require', 'default'] },
+    testEnvironmentOptions: { customExportConditions: ['portal-source', 'browser', 'require', 'default'] },
     transform: {
       '^.+\\.(t|j)sx?$': [
         '@swc/jest',
@@ -26,9 +26,13 @@ export function jestConfig() {
       '^(\\.{1,2}/.*)\\.js$': '$1',
       '\\.(css|svg|png)$': fileURLToPath(new URL('./jest.file-stub.cjs', import.meta.url)),
     },
+    // antd's icons and colors ship ESM only; let swc turn them into CommonJS like the sources.
+    transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/|@ant-design/|@rc-component/)'],
     setupFiles: [setupFile],
     setupFilesAfterEnv: ['@testing-library/jest-dom'],
     testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
+    // antd renders slowly under jsdom; a whole user flow can take a few seconds.
+    testTimeout: 20000,
     clearMocks: true,
     restoreMocks: true,
   };

@@ -1,4 +1,7 @@
 import axios, { AxiosError, type AxiosInstance } from 'axios';
+
+/** The client of the spec's calls; remotes type their api functions with it. */
+export type ApiClient = AxiosInstance;
 import { errorResponseSchema } from './contract/errors.js';
 
 export type AccessTokenGetter = () => string | undefined | Promise<string | undefined>;

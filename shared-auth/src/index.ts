@@ -5,6 +5,7 @@ export {
   isApiError,
   parseJsonTwice,
   type AccessTokenGetter,
+  type ApiClient,
   type ApiClientOptions,
 } from './api-client.js';
 export { userFromClaims } from './claims.js';

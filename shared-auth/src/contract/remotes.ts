@@ -16,3 +16,14 @@ export const remotesConfigSchema = z.object({
   ),
 });
 export type RemotesConfig = z.infer<typeof remotesConfigSchema>;
+
+/**
+ * What each remote exposes and the shell expects: the container name and the module of its page.
+ * Remote pages are React components that read everything else (user, token getter, API base) from shared-auth.
+ */
+export const REMOTE_PAGES = {
+  remote_profile: './ProfilePage',
+  remote_password: './PasswordPage',
+  remote_security: './SecurityPage',
+} as const;
+export type RemoteName = keyof typeof REMOTE_PAGES;

@@ -17,6 +17,8 @@ export const settingsSchema = z.object({
   ClientId: z.string().min(1),
   HeaderLinks: jsonOrValue(linkMap).default({}),
   FooterLinks: jsonOrValue(footerLinksSchema).default({ sections: {}, policies: {} }),
+  /** Social links of the footer, label to link. */
+  SocialLinks: jsonOrValue(linkMap).default({}),
   /** Base URL of the flag images (`{FlagBaseUrl}/{code}.svg`, lower-case code). */
   FlagBaseUrl: z.string().min(1).default('/flags/4x3'),
 });

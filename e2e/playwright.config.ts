@@ -1,0 +1,58 @@
+import { defineConfig, devices } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { E2E_DATA_DIR } from './support/paths.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/**
+ * Playwright cannot download browsers on every machine: use the system's Chromium (Debian's `chromium`
+ * package) unless CHROMIUM_PATH says otherwise.
+ */
+function chromiumPath(): string | undefined {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  return candidates.find((candidate): candidate is string => !!candidate && existsSync(candidate));
+}
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: true,
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL: 'http://localhost:3000',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    ...devices['Desktop Chrome'],
+    launchOptions: {
+      executablePath: chromiumPath(),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+  // The production build, started the way the README starts it (`pnpm start` = build + this script).
+  webServer: {
+    command: 'node e2e/support/start-fresh.mjs',
+    cwd: root,
+    url: 'http://localhost:3000/healthz',
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    // A data folder of its own, fresh for every run, so the suite never sees a developer's accounts.
+    env: { DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'warn' },
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },
+  },
+});

@@ -1,0 +1,5 @@
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
+/** Must match playwright.config.ts: the server of the run keeps its data here. */
+export const E2E_DATA_DIR = path.join(REPO_ROOT, 'data', 'e2e');

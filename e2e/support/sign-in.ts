@@ -1,0 +1,16 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Signs in on the identity provider's own page (the sign-in page is not the portal's). */
+export async function signInOnProvider(page: Page, user: { email: string; password: string }): Promise<void> {
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Opens a portal page while signed out, signs in, and waits to be back on it. */
+export async function signIn(page: Page, user: { email: string; password: string }, path = '/profile') {
+  await page.goto(path);
+  await signInOnProvider(page, user);
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}$`));
+}

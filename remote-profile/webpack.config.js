@@ -1,0 +1,13 @@
+import { createWebpackConfig } from '../webpack.base.js';
+
+export default createWebpackConfig({
+  appDir: import.meta.dirname,
+  name: 'remote-profile',
+  role: 'remote',
+  exposes: {
+    // Must match REMOTE_PAGES in shared-auth's contract; the contract test fails CI when they drift.
+    './ProfilePage': './src/exposes/ProfilePage.tsx',
+  },
+  devPort: 3001,
+  title: 'My Profile (remote-profile)',
+});

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// Starts the portal on the embedded default from the production builds: the server (API, identity provider and
+// the shell) on :3000, and each built remote from its own origin, as separate teams would deploy them.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** Each remote and the port of its own origin (config/remotes.json points the shell at these). */
+export const REMOTE_HOSTS = [
+  { name: 'remote-profile', port: 3001 },
+  { name: 'remote-password', port: 3002 },
+  { name: 'remote-security', port: 3003 },
+];
+
+const serverEntry = path.join(root, 'server/dist/server.js');
+const staticHostEntry = path.join(root, 'server/dist/static-host/cli.js');
+if (!existsSync(serverEntry) || !existsSync(path.join(root, 'shell/dist/index.html'))) {
+  console.error('The portal is not built yet. Run `pnpm start` (it builds first) or `pnpm build`.');
+  process.exit(1);
+}
+
+const children = new Set();
+let stopping = false;
+
+function run(label, args) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const prefix = (stream, out) => {
+    let buffered = '';
+    stream.on('data', (chunk) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) out.write(`[${label}] ${line}\n`);
+    });
+  };
+  prefix(child.stdout, process.stdout);
+  prefix(child.stderr, process.stderr);
+  child.on('exit', (code, signal) => {
+    children.delete(child);
+    if (stopping) return;
+    console.error(`[${label}] stopped (${signal ?? `exit code ${code}`})`);
+    // Without the server there is no portal; a remote's host stopping leaves the rest running.
+    if (label === 'server') stop(code ?? 1);
+  });
+  return child;
+}
+
+function stop(code = 0) {
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  const deadline = setTimeout(() => process.exit(code), 5000);
+  deadline.unref();
+  const poll = setInterval(() => {
+    if (children.size === 0) {
+      clearInterval(poll);
+      process.exit(code);
+    }
+  }, 50);
+}
+
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+run('server', [serverEntry]);
+for (const { name, port } of REMOTE_HOSTS) {
+  const dist = path.join(root, name, 'dist');
+  if (!existsSync(path.join(dist, 'remoteEntry.js'))) continue;
+  run(name, [staticHostEntry, '--root', dist, '--port', String(port)]);
+}

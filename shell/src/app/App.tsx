@@ -1,0 +1,17 @@
+import { BrowserRouter } from 'react-router-dom';
+import { PortalThemeProvider } from 'shared-ui';
+import { SettingsGate } from '../features/settings/components/SettingsGate.js';
+import { RemotesProvider } from '../features/remotes/hooks/useRemotes.js';
+import { PortalRoutes } from './PortalRoutes.js';
+
+export function App() {
+  return (
+    <PortalThemeProvider>
+      <BrowserRouter>
+        <RemotesProvider>
+          <SettingsGate>{(settings) => <PortalRoutes settings={settings} />}</SettingsGate>
+        </RemotesProvider>
+      </BrowserRouter>
+    </PortalThemeProvider>
+  );
+}

@@ -1,0 +1,110 @@
+import { render, screen, within } from '@testing-library/react';
+import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { PortalThemeProvider } from 'shared-ui';
+import type { Settings } from 'shared-auth';
+import { AppLayout } from './AppLayout.js';
+
+const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
+
+const settings: Settings = {
+  Domain: 'http://localhost:3000',
+  ClientId: 'account-portal',
+  HeaderLinks: { Support: 'https://www.example.com/support' },
+  FooterLinks: {
+    sections: { Products: { Networking: 'https://www.example.com/networking' } },
+    policies: { 'Privacy policy': 'https://www.example.com/privacy' },
+  },
+  SocialLinks: { LinkedIn: 'https://www.linkedin.com/' },
+  FlagBaseUrl: '/flags/4x3',
+};
+
+function renderLayout({ isFederated = false, onLogout = jest.fn() } = {}) {
+  render(
+    <PortalThemeProvider>
+      <MemoryRouter initialEntries={['/profile']}>
+        <AppLayout settings={settings} userName="Alice Liddell" isFederated={isFederated} onLogout={onLogout}>
+          <p>page content</p>
+        </AppLayout>
+      </MemoryRouter>
+    </PortalThemeProvider>,
+  );
+  return { onLogout };
+}
+
+describe('AppLayout', () => {
+  it('has a skip button that moves focus to the main content', async () => {
+    renderLayout();
+    await userEvent.click(screen.getByRole('button', { name: 'Skip to content' }));
+    expect(screen.getByRole('main')).toHaveFocus();
+    expect(screen.getByRole('main')).toHaveTextContent('page content');
+  });
+
+  it('shows the header links from the settings', () => {
+    renderLayout();
+    const header = screen.getByRole('navigation', { name: 'Header links' });
+    expect(within(header).getByRole('link', { name: 'Support' })).toHaveAttribute(
+      'href',
+      'https://www.example.com/support',
+    );
+  });
+
+  it('lists My Profile, Password and Security in the side navigation for a regular user', () => {
+    renderLayout();
+    const nav = screen.getByRole('navigation', { name: 'Account pages' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['My Profile', 'Password', 'Security']);
+  });
+
+  it('offers the user menu, named after the user, with the pages and Logout', async () => {
+    const { onLogout } = renderLayout();
+    await userEvent.click(screen.getByRole('button', { name: 'User menu for Alice Liddell' }));
+    const menu = await screen.findByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['My Profile', 'Password', 'Security', 'Logout']);
+    await userEvent.click(within(menu).getByRole('menuitem', { name: /Logout/ }));
+    expect(onLogout).toHaveBeenCalledTimes(1);
+  });
+
+  it('hides Password and Security from federated users, in the navigation and the user menu', async () => {
+    renderLayout({ isFederated: true });
+    const nav = screen.getByRole('navigation', { name: 'Account pages' });
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['My Profile']);
+    await userEvent.click(screen.getByRole('button', { name: 'User menu for Alice Liddell' }));
+    const menu = await screen.findByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['My Profile', 'Logout']);
+  });
+
+  it('shows the footer sections, policies, social links and the copyright of the current year', () => {
+    renderLayout();
+    const footer = screen.getByRole('contentinfo');
+    expect(within(footer).getByRole('navigation', { name: 'Products' })).toHaveTextContent('Networking');
+    expect(within(footer).getByRole('link', { name: 'Privacy policy' })).toBeInTheDocument();
+    expect(within(footer).getByRole('link', { name: 'LinkedIn' })).toBeInTheDocument();
+    expect(footer).toHaveTextContent(`© ${new Date().getFullYear()}`);
+    expect(within(footer).getByTestId('consent-placeholder')).toBeInTheDocument();
+  });
+});
+
+describe('AppLayout navigation', () => {
+  it('marks the current page in the side navigation', () => {
+    renderLayout();
+    const nav = screen.getByRole('navigation', { name: 'Account pages' });
+    expect(within(nav).getByRole('link', { name: 'My Profile' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Password' })).not.toHaveAttribute('aria-current');
+  });
+});

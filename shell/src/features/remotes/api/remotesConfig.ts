@@ -1,0 +1,34 @@
+import { registerRemotes, loadRemote } from '@module-federation/enhanced/runtime';
+import type { ComponentType } from 'react';
+import { remotesConfigSchema, type RemoteName, type RemotesConfig } from 'shared-auth';
+import { pageModuleRequest } from '../pages.js';
+
+/** The remotes' locations are deploy-time configuration, fetched at runtime from next to the shell. */
+export async function getRemotesConfig(url = '/remotes.json'): Promise<RemotesConfig> {
+  const response = await fetch(url, { headers: { Accept: 'application/json' }, cache: 'no-cache' });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const parsed = remotesConfigSchema.safeParse(await response.json());
+  if (!parsed.success) {
+    const problem = parsed.error.issues[0];
+    throw new Error(`Invalid setting in ${url}: ${problem?.path.join('.') ?? ''}: ${problem?.message ?? ''}`);
+  }
+  return parsed.data;
+}
+
+export function registerPortalRemotes(config: RemotesConfig): void {
+  registerRemotes(
+    Object.entries(config.remotes).map(([name, { entry }]) => ({ name, entry })),
+    { force: true },
+  );
+}
+
+export type PageModule = { default: ComponentType };
+
+/** Loads a remote's page component through the MF runtime. */
+export async function loadPageModule(remote: RemoteName): Promise<PageModule> {
+  const module = await loadRemote<Partial<PageModule>>(pageModuleRequest(remote));
+  if (!module || typeof module.default !== 'function') {
+    throw new Error(`${remote} did not expose a page component at ${pageModuleRequest(remote)}`);
+  }
+  return { default: module.default };
+}

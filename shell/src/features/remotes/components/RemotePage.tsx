@@ -1,0 +1,82 @@
+import { useEffect, useState, type ComponentType } from 'react';
+import { Result, Spin } from 'shared-ui';
+import { loadPageModule, type PageModule } from '../api/remotesConfig.js';
+import { useRemotes } from '../hooks/useRemotes.js';
+import type { PortalPage } from '../pages.js';
+import { RemoteErrorBoundary } from './RemoteErrorBoundary.js';
+import { RemoteLoadFailed } from './RemoteLoadFailed.js';
+
+interface RemotePageProps {
+  page: PortalPage;
+  load?: (remote: PortalPage['remote']) => Promise<PageModule>;
+}
+
+type LoadState =
+  { status: 'loading' } | { status: 'loaded'; Page: ComponentType } | { status: 'failed'; error: Error };
+
+function PageLoading({ label }: { label: string }) {
+  return (
+    <div style={{ display: 'grid', placeItems: 'center', minHeight: 240 }}>
+      <Spin aria-label={`Loading ${label}`} />
+    </div>
+  );
+}
+
+/** Loads a remote's page module once per attempt; Retry is a new attempt. */
+function useRemoteModule(remote: PortalPage['remote'], enabled: boolean, load: RemotePageProps['load']) {
+  const [attempt, setAttempt] = useState(0);
+  const [state, setState] = useState<LoadState & { attempt: number }>({ status: 'loading', attempt: 0 });
+
+  useEffect(() => {
+    if (!enabled || !load) return;
+    let current = true;
+    load(remote).then(
+      (module) => current && setState({ status: 'loaded', Page: module.default, attempt }),
+      (error: unknown) => {
+        console.error(`The remote ${remote} could not be loaded:`, error);
+        if (current)
+          setState({
+            status: 'failed',
+            error: error instanceof Error ? error : new Error(String(error)),
+            attempt,
+          });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [remote, enabled, load, attempt]);
+
+  // A result of an earlier attempt is stale while the next one is under way.
+  const result: LoadState = state.attempt === attempt ? state : { status: 'loading' };
+  return { result, attempt, retry: () => setAttempt((count) => count + 1) };
+}
+
+/** One remote's page, loaded at runtime. Every failure stays inside this route, with a Retry. */
+export function RemotePage({ page, load = loadPageModule }: RemotePageProps) {
+  const remotes = useRemotes();
+  const available = remotes.status === 'ready' && remotes.available.has(page.remote);
+  const { result, attempt, retry } = useRemoteModule(page.remote, available, load);
+
+  if (remotes.status === 'loading') return <PageLoading label={page.label} />;
+  if (remotes.status === 'failed') {
+    return <Result status="warning" title={`${page.label} could not be loaded`} subTitle={remotes.message} />;
+  }
+  if (!available) {
+    return (
+      <Result
+        status="info"
+        title={`${page.label} is not available`}
+        subTitle="This page is not available in this portal yet."
+      />
+    );
+  }
+  if (result.status === 'loading') return <PageLoading label={page.label} />;
+  if (result.status === 'failed') return <RemoteLoadFailed label={page.label} onRetry={retry} />;
+  const { Page } = result;
+  return (
+    <RemoteErrorBoundary key={attempt} label={page.label} onRetry={retry}>
+      <Page />
+    </RemoteErrorBoundary>
+  );
+}

@@ -1,0 +1,48 @@
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import type { RemotesConfig } from 'shared-auth';
+import { getRemotesConfig, registerPortalRemotes } from '../api/remotesConfig.js';
+
+export type RemotesState =
+  | { status: 'loading' }
+  | { status: 'failed'; message: string }
+  | { status: 'ready'; available: ReadonlySet<string> };
+
+const RemotesContext = createContext<RemotesState>({ status: 'loading' });
+
+interface RemotesProviderProps {
+  load?: () => Promise<RemotesConfig>;
+  register?: (config: RemotesConfig) => void;
+  children: ReactNode;
+}
+
+/** Fetches and registers the remotes once; a failure here is contained to the remote pages. */
+export function RemotesProvider({
+  load = getRemotesConfig,
+  register = registerPortalRemotes,
+  children,
+}: RemotesProviderProps) {
+  const [state, setState] = useState<RemotesState>({ status: 'loading' });
+
+  useEffect(() => {
+    let current = true;
+    load()
+      .then((config) => {
+        register(config);
+        if (current) setState({ status: 'ready', available: new Set(Object.keys(config.remotes)) });
+      })
+      .catch((error: unknown) => {
+        console.error('The remotes configuration could not be loaded:', error);
+        if (current)
+          setState({ status: 'failed', message: error instanceof Error ? error.message : String(error) });
+      });
+    return () => {
+      current = false;
+    };
+  }, [load, register]);
+
+  return <RemotesContext.Provider value={state}>{children}</RemotesContext.Provider>;
+}
+
+export function useRemotes(): RemotesState {
+  return useContext(RemotesContext);
+}

@@ -1,0 +1,152 @@
+// One webpack + Module Federation setup for the shell and every remote. Each app calls createWebpackConfig
+// from its own webpack.config.js; plugins are resolved from that app's folder (pnpm gives each app its own
+// node_modules, and resolving from here would only work by accident of hoisting).
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fs from 'node:fs';
+
+/**
+ * Singletons every app shares. An app shares only those it depends on itself.
+ * `shared-auth` and `shared-ui` are workspace packages: give them a real version and range, or MF skips the check.
+ */
+const SINGLETONS = [
+  'react',
+  'react/jsx-runtime',
+  'react-dom',
+  'react-dom/client',
+  'shared-auth',
+  'shared-ui',
+];
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+function sharedConfig(appDir, appRequire) {
+  const { dependencies = {} } = readJson(path.join(appDir, 'package.json'));
+  const shared = {};
+  for (const request of SINGLETONS) {
+    const packageName = request.split('/')[0];
+    if (!(packageName in dependencies)) continue;
+    const { version } = readJson(appRequire.resolve(`${packageName}/package.json`));
+    const major = version.split('.')[0];
+    shared[request] = {
+      singleton: true,
+      version,
+      // A remote built against another major of a shared package must be refused, never silently duplicated.
+      requiredVersion: `^${major}.0.0`,
+      strictVersion: packageName.startsWith('shared-'),
+    };
+  }
+  return shared;
+}
+
+/**
+ * @param {{
+ *   appDir: string,
+ *   name: string,
+ *   role: 'host' | 'remote',
+ *   exposes?: Record<string, string>,
+ *   devPort: number,
+ *   title: string,
+ * }} options
+ */
+export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort, title }) {
+  const appRequire = createRequire(path.join(appDir, 'package.json'));
+  const webpack = appRequire('webpack');
+  const HtmlWebpackPlugin = appRequire('html-webpack-plugin');
+  const { ModuleFederationPlugin } = appRequire('@module-federation/enhanced/webpack');
+  const TerserPlugin = appRequire('terser-webpack-plugin');
+  const { version } = readJson(path.join(appDir, 'package.json'));
+  const containerName = name.replace(/-/g, '_');
+
+  return (_env, argv) => {
+    const production = argv.mode !== 'development';
+    return {
+      mode: production ? 'production' : 'development',
+      context: appDir,
+      entry: { main: './src/index.ts' },
+      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      output: {
+        path: path.join(appDir, 'dist'),
+        // The shell serves deep links (/profile), so its assets load from the root; remotes load from wherever
+        // their remoteEntry.js was found.
+        publicPath: role === 'host' ? '/' : 'auto',
+        uniqueName: containerName,
+        // MF's runtime cannot take a hashed entry name; entries are served no-cache instead.
+        filename: '[name].js',
+        chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
+        assetModuleFilename: '[name].[contenthash:10][ext]',
+        clean: true,
+      },
+      resolve: {
+        extensions: ['.ts', '.tsx', '.js', '.jsx', '.json'],
+        // Sources import siblings Node-style ('./x.js'); find the .ts/.tsx behind them.
+        extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+        conditionNames: ['portal-source', 'browser', 'import', 'module', 'default'],
+      },
+      module: {
+        rules: [
+          {
+            test: /\.[jt]sx?$/,
+            exclude: /node_modules/,
+            use: {
+              loader: appRequire.resolve('swc-loader'),
+              options: {
+                jsc: {
+                  parser: { syntax: 'typescript', tsx: true },
+                  transform: { react: { runtime: 'automatic', development: !production, refresh: false } },
+                  target: 'es2022',
+                },
+              },
+            },
+          },
+          { test: /\.(png|svg|jpg|gif|woff2?)$/, type: 'asset/resource' },
+        ],
+      },
+      plugins: [
+        new webpack.DefinePlugin({
+          'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
+          __APP_NAME__: JSON.stringify(name),
+          __APP_VERSION__: JSON.stringify(version),
+          __BUILD_ID__: JSON.stringify(process.env.BUILD_ID ?? `${version}`),
+        }),
+        new ModuleFederationPlugin({
+          name: containerName,
+          filename: 'remoteEntry.js',
+          exposes,
+          shared: sharedConfig(appDir, appRequire),
+          // 'version-first' fetches every remote's entry at start-up, so one dead remote would blank the page.
+          shareStrategy: 'loaded-first',
+          manifest: role === 'remote' ? { fileName: 'mf-manifest.json' } : false,
+          dts: false,
+          dev: false,
+          experiments: {
+            optimization: { disableSnapshot: true, target: 'web' },
+          },
+        }),
+        new HtmlWebpackPlugin({
+          template: path.join(appDir, 'public/index.html'),
+          title,
+          // The remoteEntry is loaded by the MF runtime; the page itself only needs the entry.
+          chunks: ['main'],
+        }),
+      ],
+      optimization: {
+        minimize: production,
+        minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: false })],
+      },
+      performance: { hints: false },
+      devServer: {
+        port: devPort,
+        host: 'localhost',
+        historyApiFallback: true,
+        hot: false,
+        liveReload: true,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+        client: { overlay: { warnings: false, errors: true } },
+      },
+      stats: production ? 'errors-warnings' : 'minimal',
+    };
+  };
+}
