@@ -1,5 +1,7 @@
 export * from './countries.js';
 export * from './errors.js';
+export * from './password.js';
+export * from './password-policy.js';
 export * from './paths.js';
 export * from './profile.js';
 export * from './settings.js';

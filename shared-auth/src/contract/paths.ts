@@ -3,4 +3,5 @@ export const apiPaths = {
   settings: () => '/api/clientConfiguration/getSettings',
   profileUpdate: (sub: string) => `/api/profile/${encodeURIComponent(sub)}/update`,
   isFederated: (sub: string) => `/api/profile/${encodeURIComponent(sub)}/isfederated`,
+  passwordChange: (sub: string) => `/api/password/${encodeURIComponent(sub)}/change`,
 } as const;

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { m001Users } from './001-users.js';
 import { m002OidcStore } from './002-oidc-store.js';
+import { m003PasswordChangeThrottle } from './003-password-change-throttle.js';
 
 export interface Migration {
   name: string;
@@ -8,4 +9,4 @@ export interface Migration {
 }
 
 /** Append only: never edit or reorder a migration that has shipped. */
-export const migrations: readonly Migration[] = [m001Users, m002OidcStore];
+export const migrations: readonly Migration[] = [m001Users, m002OidcStore, m003PasswordChangeThrottle];
