@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** Step-up verification (spec sections 3, 4 and 7). The server decides; the browser only shows the screens. */
+
+/** How long a successful step-up lasts, on the server (grant) and in the browser (stored flow state). */
+export const STEP_UP_TTL_MS = 300_000;
+
+/** Factor names in the step-up paths: POST /api/stepup/{sub}/{factor}/verify. */
+export const stepUpVerifyFactorSchema = z.enum(['google-auth', 'email']);
+export type StepUpVerifyFactor = z.infer<typeof stepUpVerifyFactorSchema>;
+/** POST /api/stepup/{sub}/{factor}/challenge sends a code; only email has one to send. */
+export const stepUpChallengeFactorSchema = z.enum(['email']);
+export type StepUpChallengeFactor = z.infer<typeof stepUpChallengeFactorSchema>;
+
+/** Step-up data: a map keyed by factor type. Only active factors are present. */
+export const activeFactorsDataSchema = z.object({
+  sms: z.object({ phoneNumber: z.string().optional() }).optional(),
+  googleAuth: z.object({}).optional(),
+  email: z.object({ maskedEmail: z.string() }).optional(),
+});
+export type ActiveFactorsData = z.infer<typeof activeFactorsDataSchema>;
+export type StepUpFactorType = keyof ActiveFactorsData;
+
+/** GET /api/stepup/{sub}/challenge */
+export const challengeResponseSchema = z.object({
+  challengeUser: z.boolean(),
+  activeFactorsData: activeFactorsDataSchema,
+});
+export type ChallengeResponse = z.infer<typeof challengeResponseSchema>;
+
+/** The answer of POST …/email/challenge: the code was sent. */
+export const sendChallengeResponseSchema = z.object({
+  status: z.literal('SENT'),
+  maskedEmail: z.string(),
+});
+export type SendChallengeResponse = z.infer<typeof sendChallengeResponseSchema>;
+
+/** Step-up codes are 1 to 10 characters (spec section 5); the server checks the same bounds. */
+export const STEP_UP_CODE_MIN = 1;
+export const STEP_UP_CODE_MAX = 10;
+
+export const stepUpVerifyBodySchema = z.object(
+  {
+    passCode: z
+      .string({ error: 'passCode must be text' })
+      .trim()
+      .min(STEP_UP_CODE_MIN, { error: 'passCode must not be empty' })
+      .max(STEP_UP_CODE_MAX, { error: `passCode must be at most ${STEP_UP_CODE_MAX} characters` }),
+  },
+  { error: 'The body must be a JSON object with passCode' },
+);
+export type StepUpVerifyBody = z.infer<typeof stepUpVerifyBodySchema>;
+
+/** The answer of a successful verify: the step-up grant and when it ends (ISO date). */
+export const stepUpVerifyResponseSchema = z.object({
+  status: z.literal('VERIFIED'),
+  expiresAt: z.string(),
+});
+export type StepUpVerifyResponse = z.infer<typeof stepUpVerifyResponseSchema>;
+
+/** The `error` text of a wrong code, for verify and activate alike (spec section 7). */
+export const INVALID_CODE_ERROR = 'ERROR: invalid code';
+
+/** The start of the `error` text of a 403 that asks for step-up verification first. */
+export const STEP_UP_REQUIRED_ERROR = 'Step-up verification required';
+
+export function isStepUpRequiredError(status: number, message: string): boolean {
+  return status === 403 && message.startsWith(STEP_UP_REQUIRED_ERROR);
+}
