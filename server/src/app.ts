@@ -15,6 +15,8 @@ import webRoutes from './routes/web.js';
 export interface BuildOptions {
   /** Overrides the pino logger settings (tests pass false). */
   logger?: FastifyServerOptions['logger'];
+  /** The clock of time-based limits (ms since the epoch), `app.now`; tests pass a fake one. */
+  now?: () => number;
 }
 
 /** Builds the whole server without listening: tests use it with inject(), server.ts with listen(). */
@@ -29,6 +31,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
+  app.decorate('now', options.now ?? Date.now);
 
   // 1. Third-party plugins: helmet, cors, rate-limit, formbody, middie.
   await app.register(externalPlugins, { config });

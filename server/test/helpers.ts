@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
-import { buildApp } from '../src/app.js';
+import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config/index.js';
 
 export const PORTAL = 'http://localhost:3000';
@@ -25,8 +25,15 @@ export function tempDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'portal-server-test-'));
 }
 
-/** Builds the whole app on a fresh SQLite database in a temp dir (no shell build, silent logs). */
-export async function startApp(env: Record<string, string> = {}, dataDir = tempDir()): Promise<TestApp> {
+/**
+ * Builds the whole app on a fresh SQLite database in a temp dir (no shell build, silent logs). `options.now`
+ * gives it a fake clock.
+ */
+export async function startApp(
+  env: Record<string, string> = {},
+  dataDir = tempDir(),
+  options: Omit<BuildOptions, 'logger'> = {},
+): Promise<TestApp> {
   const config = loadConfig({
     DATA_DIR: dataDir,
     SHELL_DIST: path.join(dataDir, 'no-shell-build'),
@@ -35,6 +42,7 @@ export async function startApp(env: Record<string, string> = {}, dataDir = tempD
   });
   // TEST_LOG=debug shows the server's log while a test runs.
   const app = await buildApp(config, {
+    ...options,
     logger: process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false,
   });
   return {

@@ -64,6 +64,16 @@ export function newUserId(): string {
 // OWASP's argon2id baseline (19 MiB, 2 passes, 1 lane): about 30 ms here, so sign-in stays quick on 2 cores.
 const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+/** The argon2id hash of a password, with the directory's parameters. */
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, HASH_OPTIONS);
+}
+
+/** Whether the password matches the stored argon2 hash (the parameters are read from the hash). */
+export function passwordMatches(hash: string, password: string): Promise<boolean> {
+  return argon2.verify(hash, password);
+}
+
 function toUser(row: UserRow): User {
   return {
     id: row.id,
@@ -118,6 +128,12 @@ export class Directory {
          RETURNING *`,
       ),
       setPassword: db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?'),
+      passwordHash: db.prepare<[string], { password_hash: string | null }>(
+        'SELECT password_hash FROM users WHERE id = ?',
+      ),
+      replacePasswordHash: db.prepare(
+        'UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?',
+      ),
     };
   }
 
@@ -173,6 +189,23 @@ export class Directory {
   async setPassword(id: string, password: string): Promise<void> {
     const hash = await argon2.hash(password, HASH_OPTIONS);
     this.statements.setPassword.run(hash, new Date().toISOString(), id);
+  }
+
+  /** The stored argon2id hash: null for a user with no password here, undefined for an unknown id. */
+  passwordHashOf(id: string): string | null | undefined {
+    return this.statements.passwordHash.get(id)?.password_hash;
+  }
+
+  /**
+   * Stores `newHash` only if the stored hash is still `expectedHash` (compare-and-set), so two concurrent
+   * password changes verified against the same old password cannot both win. Synchronous: call it inside
+   * the caller's transaction. Returns whether the hash was replaced.
+   */
+  replacePasswordHash(id: string, expectedHash: string, newHash: string): boolean {
+    return (
+      this.statements.replacePasswordHash.run(newHash, new Date().toISOString(), id, expectedHash).changes ===
+      1
+    );
   }
 
   /** Applies the given changes and returns the stored user, or undefined when the id is unknown. */

@@ -41,6 +41,32 @@ export class SqliteOidcStore {
       destroy: db.prepare('DELETE FROM oidc_payloads WHERE model = ? AND id = ?'),
       revokeByGrantId: db.prepare('DELETE FROM oidc_payloads WHERE grant_id = ?'),
       deleteExpired: db.prepare('DELETE FROM oidc_payloads WHERE expires_at IS NOT NULL AND expires_at <= ?'),
+      sessionPayload: db.prepare<[string, string], { payload: string }>(
+        `SELECT payload FROM oidc_payloads WHERE model = 'Session' AND account_id = ? AND uid = ?`,
+      ),
+      grantIdsOfSession: db.prepare<[string, string], { grant_id: string }>(
+        `SELECT DISTINCT grant_id FROM oidc_payloads
+         WHERE account_id = ? AND session_uid = ? AND grant_id IS NOT NULL`,
+      ),
+      allGrantIdsOfAccount: db.prepare<[string, string], { grant_id: string }>(
+        `SELECT id AS grant_id FROM oidc_payloads WHERE model = 'Grant' AND account_id = ?
+         UNION
+         SELECT grant_id FROM oidc_payloads WHERE account_id = ? AND grant_id IS NOT NULL`,
+      ),
+      deleteGrant: db.prepare(`DELETE FROM oidc_payloads WHERE model = 'Grant' AND id = ?`),
+      deleteOtherSessions: db.prepare(
+        `DELETE FROM oidc_payloads WHERE model = 'Session' AND account_id = @account AND uid IS NOT @keep`,
+      ),
+      deleteOtherSessionTokens: db.prepare(
+        `DELETE FROM oidc_payloads
+         WHERE account_id = @account AND session_uid IS NOT NULL AND session_uid IS NOT @keep`,
+      ),
+      // Sign-ins in progress that already passed the password step (a second step may hold the account id).
+      deleteSignInsInProgress: db.prepare(
+        `DELETE FROM oidc_payloads WHERE model = 'Interaction' AND (
+           json_extract(payload, '$.result.portal.accountId') = @account
+           OR json_extract(payload, '$.result.login.accountId') = @account)`,
+      ),
       grantIdsOfAccount: db.prepare<[string, number], { grant_id: string; session_uid: string | null }>(
         `SELECT DISTINCT grant_id, session_uid FROM oidc_payloads
          WHERE account_id = ? AND grant_id IS NOT NULL AND (expires_at IS NULL OR expires_at > ?)`,
@@ -100,6 +126,43 @@ export class SqliteOidcStore {
   /** Deletes rows past their expiry; returns how many went. */
   deleteExpired(): number {
     return this.statements.deleteExpired.run(epochNow()).changes;
+  }
+
+  /**
+   * Ends every provider session of the account except `keepSessionUid` (the `sid` of the caller's access
+   * token), with the grants, refresh tokens and codes that belong to them, and any sign-in in progress that
+   * already passed the password step: Okta's revokeSessions after a password change, minus the session
+   * making the change. Synchronous statements: run it inside the caller's transaction. Access tokens are
+   * JWTs checked without a lookup, so those already issued to other sessions live out their lifetime (1 h).
+   */
+  revokeAccountExcept(
+    accountId: string,
+    keepSessionUid: string | undefined,
+  ): { sessions: number; grants: number; tokens: number; interactions: number } {
+    const s = this.statements;
+    const keep = keepSessionUid ?? null;
+    const keptGrants = new Set<string>();
+    if (keepSessionUid) {
+      const session = s.sessionPayload.get(accountId, keepSessionUid);
+      if (session) {
+        const { authorizations = {} } = JSON.parse(session.payload) as {
+          authorizations?: Record<string, { grantId?: string }>;
+        };
+        for (const { grantId } of Object.values(authorizations)) if (grantId) keptGrants.add(grantId);
+      }
+      for (const row of s.grantIdsOfSession.all(accountId, keepSessionUid)) keptGrants.add(row.grant_id);
+    }
+    let grants = 0;
+    let tokens = 0;
+    for (const { grant_id: grantId } of s.allGrantIdsOfAccount.all(accountId, accountId)) {
+      if (keptGrants.has(grantId)) continue;
+      grants += s.deleteGrant.run(grantId).changes;
+      tokens += s.revokeByGrantId.run(grantId).changes;
+    }
+    tokens += s.deleteOtherSessionTokens.run({ account: accountId, keep }).changes;
+    const sessions = s.deleteOtherSessions.run({ account: accountId, keep }).changes;
+    const interactions = s.deleteSignInsInProgress.run({ account: accountId }).changes;
+    return { sessions, grants, tokens, interactions };
   }
 
   /**

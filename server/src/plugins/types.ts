@@ -13,6 +13,8 @@ export interface Caller {
 declare module 'fastify' {
   interface FastifyInstance {
     config: AppConfig;
+    /** The clock of time-based limits (ms since the epoch); buildApp's `now` option replaces it in tests. */
+    now: () => number;
     db: Db;
     directory: Directory;
     tokenVerifier: TokenVerifier;

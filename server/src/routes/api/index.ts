@@ -3,6 +3,7 @@ import { DuplicateEmailError } from '../../directory/directory.js';
 import { InvalidTokenError } from '../../auth/verifier.js';
 import { HttpError, unauthorized } from '../../http/errors.js';
 import { oktaSessionsRoutes } from '../../oidc/okta-compat.js';
+import passwordRoutes from './password/index.js';
 import profileRoutes from './profile/index.js';
 import settingsRoutes from './settings/index.js';
 
@@ -65,5 +66,6 @@ export default async function apiRoutes(app: FastifyInstance) {
 
   await app.register(settingsRoutes, { prefix: '/clientConfiguration' });
   await app.register(profileRoutes, { prefix: '/profile' });
+  await app.register(passwordRoutes, { prefix: '/password' });
   await app.register(oktaSessionsRoutes);
 }

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  PASSWORD_CHANGE_GENERIC_ERROR,
+  passwordChangeRequestSchema,
+  passwordChangeResponseSchema,
+} from 'shared-auth/contract';
+import { z } from 'zod';
+import { callerOf } from '../../../auth/caller.js';
+import { HttpError } from '../../../http/errors.js';
+import { sendJsonText } from '../../../http/json-text.js';
+import { SqliteOidcStore } from '../../../oidc/adapter.js';
+import { changePassword, PasswordChangeRefusal } from '../../../password/change-password.js';
+import { PasswordChangeThrottle } from '../../../password/throttle.js';
+
+const paramsSchema = z.object({ sub: z.string().min(1).max(100) });
+
+const serverTiming = (verifyMs: number | undefined, hashMs?: number) =>
+  [
+    verifyMs === undefined ? undefined : `argon2-verify;dur=${verifyMs.toFixed(1)}`,
+    hashMs === undefined ? undefined : `argon2-hash;dur=${hashMs.toFixed(1)}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+
+/** PUT /api/password/:sub/change (spec section 7). The /api hook has already checked the token and the sub. */
+export default async function passwordRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const deps = {
+    db: app.db,
+    directory: app.directory,
+    throttle: new PasswordChangeThrottle(app.db, { now: () => app.now() }),
+    // The same tables the provider's own store uses; another instance only prepares its statements again.
+    oidcStore: app.config.embedded ? new SqliteOidcStore(app.db) : null,
+  };
+
+  app.put(
+    '/:sub/change',
+    { schema: { params: paramsSchema, body: passwordChangeRequestSchema } },
+    async (request, reply) => {
+      const { user, claims } = callerOf(request);
+      const sid = typeof claims.sid === 'string' ? claims.sid : undefined;
+      try {
+        const outcome = await changePassword(deps, user, sid, request.body);
+        request.log.info(
+          {
+            userId: user.id,
+            verifyMs: Math.round(outcome.verifyMs),
+            hashMs: Math.round(outcome.hashMs),
+            revoked: outcome.revoked,
+          },
+          'password changed',
+        );
+        reply.header('Server-Timing', serverTiming(outcome.verifyMs, outcome.hashMs));
+        return sendJsonText(reply, passwordChangeResponseSchema, { status: 'changed' });
+      } catch (error) {
+        if (error instanceof PasswordChangeRefusal) {
+          request.log.info(
+            { userId: user.id, statusCode: error.statusCode, verifyMs: error.verifyMs },
+            'password change refused',
+          );
+          if (error.verifyMs !== undefined) reply.header('Server-Timing', serverTiming(error.verifyMs));
+          throw error;
+        }
+        // Everything not foreseen above: the one text the page turns into its Error view.
+        request.log.error({ err: error, userId: user.id }, 'password change failed');
+        throw new HttpError(500, PASSWORD_CHANGE_GENERIC_ERROR);
+      }
+    },
+  );
+}
