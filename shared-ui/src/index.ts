@@ -21,6 +21,8 @@ export {
 } from 'antd';
 export type { DescriptionsProps, FormInstance, MenuProps, SelectProps } from 'antd';
 export {
+  CheckCircleFilled,
+  CloseCircleOutlined,
   DownOutlined,
   IdcardOutlined,
   LockOutlined,
