@@ -6,6 +6,8 @@ import dbPlugin from './plugins/db.js';
 import directoryPlugin from './plugins/directory.js';
 import errorsPlugin from './plugins/errors.js';
 import externalPlugins from './plugins/external.js';
+import factorsPlugin from './factors/plugin.js';
+import mailPlugin from './mail/plugin.js';
 import oidcPlugin from './plugins/oidc.js';
 import tokenVerificationPlugin from './plugins/token-verification.js';
 import './plugins/types.js';
@@ -40,6 +42,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(dbPlugin);
   await app.register(directoryPlugin);
   await app.register(tokenVerificationPlugin);
+  // Email (mailbox or SMTP) and 2-step factors: the sign-in step of the provider uses them.
+  await app.register(mailPlugin);
+  await app.register(factorsPlugin);
   await app.register(oidcPlugin);
   // 3. Routes.
   await app.register(apiRoutes, { prefix: '/api' });

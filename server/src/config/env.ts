@@ -36,6 +36,17 @@ const origin = z.string().transform((value, ctx) => {
   return url.origin;
 });
 
+/** A 32-byte key from 64 hex characters or from base64/base64url text; undefined when it is anything else. */
+export function parseEncryptionKey(value: string): Buffer | undefined {
+  const text = value.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(text)) {
+    const key = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (key.length === 32) return key;
+  }
+  return undefined;
+}
+
 const absolutePath = z
   .string()
   .min(1)
@@ -75,9 +86,48 @@ export const envSchema = z.object({
     }),
   API_AUDIENCE: z.string().trim().min(1, { error: 'must not be empty' }).default('api://default'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * 32-byte key (64 hex characters, or base64/base64url) that encrypts the authenticator-app secrets at rest.
+   * Unset: one is generated once and kept in DATA_DIR (see src/factors/encryption-key.ts).
+   */
+  TOTP_ENCRYPTION_KEY: z
+    .string()
+    .transform((value, ctx) => {
+      const key = parseEncryptionKey(value);
+      if (!key) {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'must be 32 random bytes written as 64 hex characters or as base64 (e.g. `openssl rand -base64 32`)',
+        });
+        return z.NEVER;
+      }
+      return key;
+    })
+    .optional(),
+  /** Sends email through this SMTP server (smtp://host:port or smtps://user:pass@host:port). */
+  SMTP_URL: z
+    .string()
+    .refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be an smtp:// or smtps:// URL, e.g. smtp://127.0.0.1:2525' },
+    )
+    .optional(),
+  /** The From address of the portal's email. */
+  MAIL_FROM: z.string().trim().min(3).default('My Profile <no-reply@localhost>'),
 });
 
 export type Env = z.infer<typeof envSchema>;
+
+/** Settings whose value must never appear in a log or error message. */
+const SECRET_SETTINGS = new Set(['TOTP_ENCRYPTION_KEY', 'SMTP_URL']);
 
 /** Parses the environment; an empty value counts as unset so `PORT=` keeps the default. */
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
@@ -91,7 +141,9 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? 'environment');
-      return `  ${key}=${JSON.stringify(source[key] ?? '')}: ${issue.message}`;
+      // Secrets are named, never echoed.
+      const shown = SECRET_SETTINGS.has(key) ? '(hidden)' : JSON.stringify(source[key] ?? '');
+      return `  ${key}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid environment setting:\n${lines.join('\n')}`);
   }

@@ -66,9 +66,9 @@ export default fp(
       },
     );
 
-    await app.register(interactionRoutes, { config, provider, directory });
+    await app.register(interactionRoutes, { config, provider, directory, factors: app.factors });
     await app.register(userinfoRoutes, { config, directory, verifier: app.tokenVerifier });
     app.log.info({ issuer: config.issuer }, 'embedded identity provider on');
   },
-  { name: 'oidc', dependencies: ['directory', 'token-verification'] },
+  { name: 'oidc', dependencies: ['directory', 'token-verification', 'factors'] },
 );

@@ -2,6 +2,8 @@ import type Database from 'better-sqlite3';
 import { m001Users } from './001-users.js';
 import { m002OidcStore } from './002-oidc-store.js';
 import { m003PasswordChangeThrottle } from './003-password-change-throttle.js';
+import { m004Factors } from './004-factors.js';
+import { m005Mailbox } from './005-mailbox.js';
 
 export interface Migration {
   name: string;
@@ -9,4 +11,10 @@ export interface Migration {
 }
 
 /** Append only: never edit or reorder a migration that has shipped. */
-export const migrations: readonly Migration[] = [m001Users, m002OidcStore, m003PasswordChangeThrottle];
+export const migrations: readonly Migration[] = [
+  m001Users,
+  m002OidcStore,
+  m003PasswordChangeThrottle,
+  m004Factors,
+  m005Mailbox,
+];

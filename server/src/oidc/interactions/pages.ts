@@ -40,3 +40,47 @@ export function interactionErrorPage(message: string, portalUrl: string): string
 <p><a href="${escapeHtml(portalUrl)}/">Return to My Profile and sign in again</a></p>`,
   );
 }
+
+export const WRONG_VERIFICATION_CODE = 'That verification code is not correct. Check it and try again.';
+export const MISSING_VERIFICATION_CODE = 'Enter the verification code.';
+
+export interface VerificationCodePageOptions {
+  action: string;
+  /** Which active factors the account has; the text and the email button follow them. */
+  authenticator: boolean;
+  email: boolean;
+  error?: string | undefined;
+  /** A confirmation, e.g. that a code was sent by email. */
+  notice?: string | undefined;
+}
+
+/** Step 2 of sign-in for accounts with 2-step verification: a code from the app or from an email. */
+export function verificationCodePage({
+  action,
+  authenticator,
+  email,
+  error,
+  notice,
+}: VerificationCodePageOptions): string {
+  const hint =
+    authenticator && email
+      ? 'Enter the code from your authenticator app, or send a code to your email and enter that one.'
+      : authenticator
+        ? 'Enter the 6-digit code from your authenticator app.'
+        : 'Send a code to your email, then enter it here.';
+  const describedBy = error ? ' aria-describedby="form-error"' : '';
+  return page(
+    '2-step verification · My Profile',
+    `<h1>2-step verification</h1>
+<p class="muted">${escapeHtml(hint)}</p>
+${error ? `<div id="form-error" role="alert">${escapeHtml(error)}</div>` : ''}
+${notice ? `<div id="form-notice" role="status" class="notice">${escapeHtml(notice)}</div>` : ''}
+<form method="post" action="${escapeHtml(action)}" novalidate>
+<label for="code">Verification code</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="10" required autofocus${describedBy}>
+<button type="submit" name="action" value="verify">Verify</button>
+${email ? '<button type="submit" name="action" value="send-email" class="secondary" formnovalidate>Send code by email</button>' : ''}
+</form>`,
+    '<style>.secondary{color:#1668dc;background:#fff;border:1px solid #1668dc;margin-top:.75rem}.secondary:hover{background:#f0f5ff}.notice{margin:0 0 1rem;padding:.75rem;border:1px solid #389e0d;border-radius:4px;background:#f6ffed;color:#135200}</style>',
+  );
+}

@@ -5,6 +5,7 @@ import type { InteractionResults } from 'oidc-provider';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/index.js';
 import type { Directory } from '../../directory/directory.js';
+import type { FactorService } from '../../factors/service.js';
 import { INTERACTION_PATH } from '../provider.js';
 import { interactionErrorPage } from './pages.js';
 import { buildSteps, PASSWORD_STEP } from './steps.js';
@@ -35,16 +36,18 @@ export interface InteractionRoutesOptions {
   config: AppConfig;
   provider: Provider;
   directory: Directory;
+  /** 2-step factors: accounts with an active one get the verification-code step. */
+  factors: FactorService;
 }
 
 /** The provider's interaction pages, mounted at `{mount}/interaction/:uid`. */
 export async function interactionRoutes(
   fastify: FastifyInstance,
-  { config, provider, directory }: InteractionRoutesOptions,
+  { config, provider, directory, factors }: InteractionRoutesOptions,
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `${config.oidcMountPath}${INTERACTION_PATH}`;
-  const steps = buildSteps(directory, new SignInThrottle());
+  const steps = buildSteps(directory, new SignInThrottle(), factors);
 
   const html = (reply: FastifyReply, statusCode: number, body: string) =>
     reply.code(statusCode).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);

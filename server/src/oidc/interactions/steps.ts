@@ -1,14 +1,24 @@
 /**
  * Sign-in is a sequence of steps, each a page with a form. A step's submit either shows its page again
- * (with an error), hands over to another step, or finishes the login. Today there is one step, "password".
+ * (with an error), hands over to another step, or finishes the login.
  *
- * Adding 2-step verification later: write a step named e.g. "verification-code" (render + submit), add it to
- * `buildSteps`, and make `nextStepAfterPassword` return its name for users who have a second factor. The
- * routes then keep the verified account id in the interaction (server side) and show that step next; the
- * password step needs no change.
+ * Steps: "password", then, for accounts with an active 2-step factor, "verification-code" (a code from the
+ * authenticator app, or one sent by email on request). The routes keep the verified account id in the
+ * interaction (server side) between steps.
  */
 import type { Directory, User } from '../../directory/directory.js';
-import { MISSING_CREDENTIALS, signInPage, tooManyAttempts, WRONG_CREDENTIALS } from './pages.js';
+import type { FactorService } from '../../factors/service.js';
+import { HttpError } from '../../http/errors.js';
+import { INVALID_CODE_ERROR } from 'shared-auth/contract';
+import {
+  MISSING_CREDENTIALS,
+  MISSING_VERIFICATION_CODE,
+  signInPage,
+  tooManyAttempts,
+  verificationCodePage,
+  WRONG_CREDENTIALS,
+  WRONG_VERIFICATION_CODE,
+} from './pages.js';
 import type { SignInThrottle } from './throttle.js';
 
 export type StepOutcome =
@@ -81,8 +91,69 @@ export function passwordStep(
   };
 }
 
-export function buildSteps(directory: Directory, throttle: SignInThrottle): Map<string, SignInStep> {
-  // No second factor yet: every correct password finishes the login.
-  const steps = [passwordStep(directory, throttle, () => undefined)];
+export const VERIFICATION_CODE_STEP = 'verification-code';
+
+/**
+ * The second step: a code from the authenticator app, or an email code sent on request ("Send code by email").
+ * Wrong codes and email sends go through the same per-user throttles as the Security page.
+ */
+export function verificationCodeStep(directory: Directory, factors: FactorService): SignInStep {
+  function pageFor(action: string, user: User, extra: { error?: string; notice?: string } = {}) {
+    const active = factors.activeTypes(user.id);
+    return verificationCodePage({
+      action,
+      authenticator: active.includes('google-auth'),
+      email: active.includes('email'),
+      ...extra,
+    });
+  }
+
+  return {
+    name: VERIFICATION_CODE_STEP,
+    render({ action, accountId }) {
+      const user = accountId ? directory.findById(accountId) : undefined;
+      if (!user) return signInPage({ action, error: 'Sign in again.' });
+      return pageFor(action, user);
+    },
+    async submit({ action, accountId }, form) {
+      const user = accountId ? directory.findById(accountId) : undefined;
+      if (!user) throw new Error('The verification-code step ran without an account');
+      // The factors were removed meanwhile (e.g. in another browser): nothing more to check.
+      if (!factors.hasActiveFactor(user.id)) return { kind: 'done', accountId: user.id, amr: [] };
+      const again = (statusCode: number, extra: { error?: string; notice?: string }) => ({
+        kind: 'again' as const,
+        statusCode,
+        html: pageFor(action, user, extra),
+      });
+      try {
+        if (form.action === 'send-email') {
+          const masked = await factors.sendVerificationEmail(user);
+          return again(200, { notice: `We sent a code to ${masked}. It is valid for 10 minutes.` });
+        }
+        const code = (form.code ?? '').trim();
+        if (code === '') return again(400, { error: MISSING_VERIFICATION_CODE });
+        factors.verifyAnyFactor(user, code);
+        return { kind: 'done', accountId: user.id, amr: ['otp', 'mfa'] };
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        const message = error.message === INVALID_CODE_ERROR ? WRONG_VERIFICATION_CODE : error.message;
+        return again(error.statusCode, { error: message });
+      }
+    },
+  };
+}
+
+export function buildSteps(
+  directory: Directory,
+  throttle: SignInThrottle,
+  factors: FactorService,
+): Map<string, SignInStep> {
+  // A correct password finishes the login, unless the account has an active 2-step factor.
+  const steps = [
+    passwordStep(directory, throttle, (user) =>
+      factors.hasActiveFactor(user.id) ? VERIFICATION_CODE_STEP : undefined,
+    ),
+    verificationCodeStep(directory, factors),
+  ];
   return new Map(steps.map((step) => [step.name, step]));
 }

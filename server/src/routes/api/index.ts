@@ -4,8 +4,10 @@ import { InvalidTokenError } from '../../auth/verifier.js';
 import { HttpError, unauthorized } from '../../http/errors.js';
 import { oktaSessionsRoutes } from '../../oidc/okta-compat.js';
 import passwordRoutes from './password/index.js';
+import multifactorRoutes from './multifactor/index.js';
 import profileRoutes from './profile/index.js';
 import settingsRoutes from './settings/index.js';
+import stepUpRoutes from './stepup/index.js';
 
 /**
  * Who is calling. Okta mode: a user the directory does not know yet is created from the token's claims on
@@ -67,5 +69,7 @@ export default async function apiRoutes(app: FastifyInstance) {
   await app.register(settingsRoutes, { prefix: '/clientConfiguration' });
   await app.register(profileRoutes, { prefix: '/profile' });
   await app.register(passwordRoutes, { prefix: '/password' });
+  await app.register(stepUpRoutes, { prefix: '/stepup' });
+  await app.register(multifactorRoutes, { prefix: '/multifactor' });
   await app.register(oktaSessionsRoutes);
 }

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { loadTotpEncryptionKey } from './encryption-key.js';
+import { SecretBox } from './secret-box.js';
+import { FactorService } from './service.js';
+import { FactorStore } from './store.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    factors: FactorService;
+  }
+}
+
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+
+/** 2-step factors and step-up: the service every security route and the sign-in step use. */
+export default fp(
+  async function factorsPlugin(app: FastifyInstance) {
+    const { config } = app;
+    const loaded = loadTotpEncryptionKey(config.TOTP_ENCRYPTION_KEY, config.DATA_DIR);
+    if (loaded.source === 'generated') {
+      app.log[config.embedded ? 'info' : 'warn'](
+        { file: loaded.file },
+        'TOTP_ENCRYPTION_KEY is not set: generated a key for authenticator secrets and saved it in DATA_DIR (back it up with the database; set TOTP_ENCRYPTION_KEY in production)',
+      );
+    } else if (loaded.source === 'file') {
+      app.log.info({ file: loaded.file }, 'authenticator secrets: using the key saved in DATA_DIR');
+    }
+    const service = new FactorService({
+      store: new FactorStore(app.db),
+      box: new SecretBox(loaded.key),
+      key: loaded.key,
+      mailer: app.mailer,
+      now: app.now,
+      log: app.log,
+    });
+    app.decorate('factors', service);
+
+    service.prune();
+    const timer = setInterval(() => service.prune(), PRUNE_INTERVAL_MS);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  },
+  { name: 'factors', dependencies: ['db', 'mail'] },
+);

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  challengeResponseSchema,
+  sendChallengeResponseSchema,
+  stepUpChallengeFactorSchema,
+  stepUpVerifyBodySchema,
+  stepUpVerifyFactorSchema,
+  stepUpVerifyResponseSchema,
+} from 'shared-auth/contract';
+import { z } from 'zod';
+import { callerOf } from '../../../auth/caller.js';
+import { sendJsonText } from '../../../http/json-text.js';
+import { refuseFederated, sessionIdOf } from '../../../factors/http.js';
+
+const subParams = z.object({ sub: z.string().min(1).max(100) });
+
+/**
+ * Step-up verification (spec section 7). The server decides: a challenge is needed when the user has an active
+ * factor and this sign-in session has not verified in the last 5 minutes.
+ */
+export default async function stepUpRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.addHook('preHandler', async (request, reply) => {
+    refuseFederated(callerOf(request).user);
+    reply.header('Cache-Control', 'no-store');
+  });
+
+  app.get('/:sub/challenge', { schema: { params: subParams } }, async (request, reply) => {
+    const caller = callerOf(request);
+    return sendJsonText(reply, challengeResponseSchema, {
+      challengeUser: app.factors.needsStepUp(caller.user.id, sessionIdOf(caller)),
+      activeFactorsData: app.factors.activeFactorsData(caller.user),
+    });
+  });
+
+  app.post(
+    '/:sub/:factor/challenge',
+    { schema: { params: subParams.extend({ factor: stepUpChallengeFactorSchema }) } },
+    async (request, reply) => {
+      const { user } = callerOf(request);
+      const maskedEmail = await app.factors.sendVerificationEmail(user);
+      request.log.info({ userId: user.id }, 'step-up email code sent');
+      return sendJsonText(reply, sendChallengeResponseSchema, { status: 'SENT', maskedEmail });
+    },
+  );
+
+  app.post(
+    '/:sub/:factor/verify',
+    {
+      schema: {
+        params: subParams.extend({ factor: stepUpVerifyFactorSchema }),
+        body: stepUpVerifyBodySchema,
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const { factor } = request.params;
+      const expiresAt = app.factors.stepUp(caller.user, sessionIdOf(caller), factor, request.body.passCode);
+      request.log.info({ userId: caller.user.id, factor }, 'step-up verified');
+      return sendJsonText(reply, stepUpVerifyResponseSchema, {
+        status: 'VERIFIED',
+        expiresAt: new Date(expiresAt).toISOString(),
+      });
+    },
+  );
+}
