@@ -156,10 +156,8 @@ export class FactorService {
   }
 
   private wrongCode(userId: string): never {
+    // Counted: after MAX_WRONG_CODES of them in the window, the next attempt is refused with 429.
     this.wrongCodes.record(userId);
-    // The attempt that reaches the limit already says so, with the wait.
-    const wait = this.wrongCodes.retryAfter(userId);
-    if (wait > 0) throw tooManyWrongCodes(wait);
     throw new HttpError(400, INVALID_CODE_ERROR);
   }
 

@@ -16,7 +16,7 @@ import { refuseFederated, sessionIdOf } from '../../../factors/http.js';
 
 const subParams = z.object({ sub: z.string().min(1).max(100) });
 // opt-in and opt-out carry no payload in the spec; an empty JSON object is accepted too.
-const noBody = z.object({}).optional();
+const noBody = z.object({}).nullish();
 
 /**
  * The calls of one factor: /api/multifactor/{googleauth|email}/:sub/{enroll,details,activate,opt-in,opt-out,reset}.

@@ -1,0 +1,191 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { decodeJwt } from 'jose';
+import type { User } from '../src/directory/directory.js';
+import { totpCodeAt } from '../src/factors/totp.js';
+import {
+  authorizeUrl,
+  CookieJar,
+  exchangeCode,
+  follow,
+  parseTwice,
+  pkcePair,
+  startApp,
+  type TestApp,
+  type Tokens,
+} from './helpers.js';
+
+/** A test app with a clock the test moves by hand (no sleeps). */
+export interface ClockedApp extends TestApp {
+  clock: { now: number; advance(ms: number): void };
+}
+
+export async function startClockedApp(
+  env: Record<string, string> = {},
+  dataDir?: string,
+): Promise<ClockedApp> {
+  const clock = {
+    // Mid-step, so a test's own steps never straddle a 30 s boundary by accident.
+    now: Math.floor(Date.now() / 30_000) * 30_000 + 10_000,
+    advance(ms: number) {
+      clock.now += ms;
+    },
+  };
+  const t = await startApp(env, dataDir, { now: () => clock.now });
+  return Object.assign(t, { clock });
+}
+
+let counter = 0;
+
+export async function newUser(app: FastifyInstance, options: { federated?: boolean } = {}) {
+  counter += 1;
+  const password = `Pw-${counter}-Secure-42`;
+  const user = await app.directory.createUser({
+    email: `user${counter}-${Date.now()}@example.org`,
+    password,
+    givenName: 'Test',
+    familyName: `User ${counter}`,
+    country: 'DE',
+    isFederated: options.federated ?? false,
+  });
+  return { user, password };
+}
+
+export interface Session {
+  user: User;
+  password: string;
+  token: string;
+  sid: string;
+}
+
+async function submitForm(
+  app: FastifyInstance,
+  jar: CookieJar,
+  action: string,
+  fields: Record<string, string>,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: action,
+    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(fields).toString(),
+  });
+}
+
+export function formAction(html: string): string {
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  if (!action) throw new Error(`no form on the page: ${html.slice(0, 300)}`);
+  return action.replace(/&amp;/g, '&');
+}
+
+/**
+ * Signs in through the provider's pages. When the account has an active factor the second page asks for a
+ * verification code: `secondStep` gets that page and answers the form fields to post (called until done).
+ */
+export async function signInSession(
+  app: FastifyInstance,
+  account: { user: User; password: string },
+  secondStep?: (page: LightMyRequestResponse) => Promise<Record<string, string>> | Record<string, string>,
+): Promise<Session & { tokens: Tokens }> {
+  const jar = new CookieJar();
+  const { verifier, challenge } = pkcePair();
+  const first = await follow(
+    app,
+    jar,
+    await app.inject({ method: 'GET', url: authorizeUrl({ challenge }), headers: { cookie: jar.header() } }),
+  );
+  let response = await follow(
+    app,
+    jar,
+    await submitForm(app, jar, formAction(first.body), {
+      email: account.user.email,
+      password: account.password,
+    }),
+  );
+  const isRedirect = () => response.statusCode >= 300 && response.statusCode < 400;
+  for (let round = 0; round < 5 && !isRedirect(); round += 1) {
+    if (!secondStep)
+      throw new Error(`expected a redirect, got ${response.statusCode}: ${response.body.slice(0, 300)}`);
+    const fields = await secondStep(response);
+    response = await follow(app, jar, await submitForm(app, jar, formAction(response.body), fields));
+  }
+  const location = response.headers.location;
+  if (typeof location !== 'string') throw new Error(`sign-in did not finish: ${response.statusCode}`);
+  const tokens = await exchangeCode(app, { callback: new URL(location), jar, verifier });
+  const { sid } = decodeJwt(tokens.access_token) as { sid?: string };
+  return { ...account, token: tokens.access_token, sid: sid ?? '', tokens };
+}
+
+export interface CallOptions {
+  token: string;
+  body?: unknown;
+}
+
+export async function call(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  url: string,
+  { token, body }: CallOptions,
+) {
+  const response = await app.inject({
+    method,
+    url,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+  const data: unknown =
+    response.statusCode < 300 && response.body !== '' ? parseTwice(response.body) : response.json();
+  return { status: response.statusCode, data: data as Record<string, unknown>, response };
+}
+
+/** The newest mailbox message to this address, and the 6-digit code in it. */
+export async function lastCodeFor(app: FastifyInstance, email: string): Promise<string> {
+  const response = await app.inject('/dev/mailbox/messages');
+  const messages = response.json<{ to: string; text: string }[]>();
+  const message = messages.find((entry) => entry.to === email);
+  const code = message && /\b(\d{6})\b/.exec(message.text)?.[1];
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  return code;
+}
+
+export const totp = (secret: string, at: number) => totpCodeAt(secret, at);
+
+/** Enrols and activates the authenticator app for a session; returns the secret. */
+export async function enrolAuthenticator(t: ClockedApp, session: Session): Promise<string> {
+  const sub = session.user.id;
+  const enrolled = await call(t.app, 'POST', `/api/multifactor/googleauth/${sub}/enroll`, {
+    token: session.token,
+    body: {},
+  });
+  if (enrolled.status !== 200) throw new Error(`enroll: ${enrolled.status} ${JSON.stringify(enrolled.data)}`);
+  const secret = enrolled.data.secret as string;
+  const activated = await call(t.app, 'POST', `/api/multifactor/googleauth/${sub}/activate`, {
+    token: session.token,
+    body: { code: totp(secret, t.clock.now) },
+  });
+  if (activated.status !== 200)
+    throw new Error(`activate: ${activated.status} ${JSON.stringify(activated.data)}`);
+  // The next code must come from a later step (replay protection).
+  t.clock.advance(30_000);
+  return secret;
+}
+
+/** Enrols and activates email for a session (the code comes from the mailbox). */
+export async function enrolEmail(t: ClockedApp, session: Session): Promise<void> {
+  const sub = session.user.id;
+  const sent = await call(t.app, 'POST', `/api/multifactor/email/${sub}/enroll`, {
+    token: session.token,
+    body: {},
+  });
+  if (sent.status !== 200) throw new Error(`email enroll: ${sent.status} ${JSON.stringify(sent.data)}`);
+  const code = await lastCodeFor(t.app, session.user.email);
+  const activated = await call(t.app, 'POST', `/api/multifactor/email/${sub}/activate`, {
+    token: session.token,
+    body: { code },
+  });
+  if (activated.status !== 200) throw new Error(`email activate: ${activated.status}`);
+  // Let the email-send throttle pass for the test's next send.
+  t.clock.advance(30_000);
+}
