@@ -1,7 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { E2E_DATA_DIR } from './support/paths.js';
+import { E2E_DATA_DIR, TEST_HOST_PORTS } from './support/paths.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -52,7 +52,14 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     // A data folder of its own, fresh for every run, so the suite never sees a developer's accounts.
-    env: { DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'warn' },
+    env: {
+      DATA_DIR: E2E_DATA_DIR,
+      LOG_LEVEL: 'warn',
+      // The default trusted origins, plus the ports where tests start remote hosts of their own.
+      TRUSTED_ORIGINS: [3001, 3002, 3003, 3100, ...TEST_HOST_PORTS]
+        .map((port) => `http://localhost:${port}`)
+        .join(','),
+    },
     gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },
   },
 });

@@ -3,3 +3,5 @@ import path from 'node:path';
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..', '..');
 /** Must match playwright.config.ts: the server of the run keeps its data here. */
 export const E2E_DATA_DIR = path.join(REPO_ROOT, 'data', 'e2e');
+/** Ports where a test may start a remote host of its own; the portal trusts them (CSP, CORS). One per worker. */
+export const TEST_HOST_PORTS = [3011, 3012, 3013, 3014];

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHELL_NOT_BUILT } from '../src/routes/web.js';
@@ -53,8 +53,11 @@ describe('without a shell build', () => {
     const response = await t.app.inject('/healthz');
     const csp = String(response.headers['content-security-policy']);
     const directive = (name: string) => csp.split(';').find((d) => d.startsWith(`${name} `)) ?? '';
-    expect(directive('script-src')).toBe("script-src 'self' http://localhost:3001");
-    expect(directive('style-src')).toBe("style-src 'self' 'unsafe-inline' http://localhost:3001");
+    // The remotes' origins, and the portal's other trusted origins (remote dev harnesses, embedding pages).
+    expect(directive('script-src')).toBe(
+      `script-src 'self' ${[...new Set(['http://localhost:3001', ...t.config.TRUSTED_ORIGINS])].join(' ')}`,
+    );
+    expect(directive('style-src')).toMatch(/^style-src 'self' 'unsafe-inline' http:\/\/localhost:3001/);
     expect(directive('connect-src')).toContain('http://localhost:3001');
     expect(directive('img-src')).toContain('http://localhost:3001');
     expect(directive('frame-ancestors')).toBe("frame-ancestors 'self'");
@@ -138,5 +141,47 @@ describe('behind https', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('the remotes file is runtime configuration', () => {
+  let t: TestApp;
+  let remotesFile: string;
+  const write = (entry: string) =>
+    writeFileSync(remotesFile, JSON.stringify({ remotes: { remote_profile: { entry } } }));
+
+  beforeAll(async () => {
+    const dir = tempDir();
+    remotesFile = path.join(dir, 'remotes.json');
+    write('http://localhost:3001/remoteEntry.js');
+    t = await startApp({ REMOTES_FILE: remotesFile, TRUSTED_ORIGINS: 'http://localhost:3100' });
+  });
+  afterAll(async () => t.close());
+
+  it('serves a switched version on the next request, and lets the CSP load it, with no restart', async () => {
+    write('https://cdn.example.com/remote-profile/1.4.0/remoteEntry.js');
+    // mtime granularity: make sure the edit is seen as a change.
+    const later = new Date(Date.now() + 2000);
+    utimesSync(remotesFile, later, later);
+
+    const response = await t.app.inject('/remotes.json');
+    expect(response.json()).toEqual({
+      remotes: { remote_profile: { entry: 'https://cdn.example.com/remote-profile/1.4.0/remoteEntry.js' } },
+    });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self' https://cdn.example.com http://localhost:3100");
+    expect(csp).not.toContain('http://localhost:3001');
+  });
+
+  it('keeps the last good configuration when an edit breaks the file', async () => {
+    writeFileSync(remotesFile, '{ "remotes": { "remote-profile": ');
+    const later = new Date(Date.now() + 4000);
+    utimesSync(remotesFile, later, later);
+
+    const response = await t.app.inject('/remotes.json');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      remotes: { remote_profile: { entry: 'https://cdn.example.com/remote-profile/1.4.0/remoteEntry.js' } },
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type { z } from 'zod';
 import {
   ISSUER_PATH,
@@ -14,7 +14,13 @@ export { ConfigError, REPO_ROOT } from './env.js';
 
 export interface AppConfig extends Env {
   settings: Settings;
+  /** The remotes file as read at start-up (validated then, so a bad file stops the server). */
   remotes: RemotesConfig;
+  /**
+   * The remotes file now: re-read when it changes, so switching a remote's version or rolling back is an edit of
+   * the file, live on the next page load. A broken edit is ignored (and logged) in favour of the last good one.
+   */
+  currentRemotes: () => RemotesConfig;
   /** The embedded provider runs when the settings' Domain is this server's own origin. */
   embedded: boolean;
   /** `{Domain}/oauth2/default`: the issuer every access token must carry. */
@@ -50,6 +56,36 @@ function readJsonFile<T extends z.ZodType>(setting: string, file: string, schema
   return result.data;
 }
 
+function liveJsonFile<T extends z.ZodType>(
+  setting: string,
+  file: string,
+  schema: T,
+  initial: z.output<T>,
+  onError: (message: string) => void,
+): () => z.output<T> {
+  let value = initial;
+  let seen = modifiedAt(file);
+  return () => {
+    const now = modifiedAt(file);
+    if (now === seen) return value;
+    seen = now;
+    try {
+      value = readJsonFile(setting, file, schema);
+    } catch (error) {
+      onError(`${(error as Error).message}\n  (still using the last good version)`);
+    }
+    return value;
+  };
+}
+
+function modifiedAt(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
 /** Reads and validates every setting; throws a ConfigError naming the first bad one. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = parseEnv(source);
@@ -59,6 +95,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     ...env,
     settings,
     remotes,
+    currentRemotes: liveJsonFile('REMOTES_FILE', env.REMOTES_FILE, remotesConfigSchema, remotes, (message) =>
+      process.stderr.write(`${message}\n`),
+    ),
     embedded: new URL(settings.Domain).origin === env.PUBLIC_URL && new URL(settings.Domain).pathname === '/',
     issuer: issuerOf(settings),
     oidcMountPath: ISSUER_PATH,

@@ -7,14 +7,22 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config/index.js';
 
-/** Origins the shell loads code from at runtime (remotes.json), which the CSP must allow. */
+/**
+ * Origins the shell loads code from: the remotes file as it is now, plus the portal's other trusted origins
+ * (remote dev harnesses, embedding pages). Read per response, so a remote moved to a new origin is allowed at once.
+ */
 export function remoteOrigins(config: AppConfig): string[] {
-  return [...new Set(Object.values(config.remotes.remotes).map((remote) => new URL(remote.entry).origin))];
+  const remotes = Object.values(config.currentRemotes().remotes).map(
+    (remote) => new URL(remote.entry).origin,
+  );
+  return [...new Set([...remotes, ...config.TRUSTED_ORIGINS])];
 }
 
 /** The Content-Security-Policy of every page this server sends (the shell and the provider's pages). */
-export function cspDirectives(config: AppConfig): Record<string, string[] | null> {
-  const remotes = remoteOrigins(config);
+type Directive = (string | (() => string))[];
+
+export function cspDirectives(config: AppConfig): Record<string, Directive | null> {
+  const remotes = [() => remoteOrigins(config).join(' ')];
   // In Okta mode the shell talks to the org (token exchange, silent-renew iframe) from the page.
   const idp = config.embedded ? [] : [new URL(config.settings.Domain).origin];
   const flagBase = /^https?:\/\//.test(config.settings.FlagBaseUrl)

@@ -58,7 +58,7 @@ export default fp(
     // Deploy-time locations of the remotes, read by the shell at runtime (never baked into its build).
     app.get('/remotes.json', async (_request, reply) => {
       reply.header('Cache-Control', NO_CACHE);
-      return remotesConfigSchema.parse(config.remotes);
+      return remotesConfigSchema.parse(config.currentRemotes());
     });
 
     app.get('/healthz', async (_request, reply) => {

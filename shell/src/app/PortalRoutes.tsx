@@ -2,7 +2,8 @@ import { useCallback, useMemo } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router-dom';
 import { LoginCallback, Security } from '@okta/okta-react';
 import { toRelativeUrl, type OktaAuth } from '@okta/okta-auth-js';
-import { Result, WaitDialog } from 'shared-ui';
+import { WaitDialog } from 'shared-ui';
+import { PageMessage } from '../components/PageMessage.js';
 import type { Settings } from 'shared-auth';
 import { createOktaAuth } from '../features/auth/oktaConfig.js';
 import { RequireAuth } from '../features/auth/components/RequireAuth.js';
@@ -37,7 +38,7 @@ export function PortalRoutes({ settings }: { settings: Settings }) {
             {PORTAL_PAGES.map((page) => (
               <Route key={page.path} path={page.path} element={<RemotePage key={page.path} page={page} />} />
             ))}
-            <Route path="*" element={<Result status="404" title="Page not found" />} />
+            <Route path="*" element={<PageMessage status="404" title="Page not found" />} />
           </Route>
         </Route>
       </Routes>

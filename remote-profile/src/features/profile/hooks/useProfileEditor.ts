@@ -24,6 +24,11 @@ export function useProfileEditor() {
       if (Object.keys(changes).length === 0) return;
       try {
         const stored = await updateProfile(client, user.sub, changes);
+        // Renew the ID token before saying "saved", so a reload right after shows the new values. The save
+        // itself is stored already: a failed renewal only delays when the claims catch up.
+        await refreshUser().catch((error: unknown) =>
+          console.warn('Could not refresh the signed-in user:', error),
+        );
         dispatch({
           type: 'SAVE_SUCCEEDED',
           stored: { firstName: stored.firstName, lastName: stored.lastName, country: stored.country },
@@ -33,8 +38,6 @@ export function useProfileEditor() {
           placement: 'topRight',
           duration: TOAST_SECONDS,
         });
-        // Renew the ID token so its claims, and so every later visit, carry the saved values.
-        refreshUser().catch((error: unknown) => console.warn('Could not refresh the signed-in user:', error));
       } catch (error) {
         dispatch({
           type: 'SAVE_FAILED',

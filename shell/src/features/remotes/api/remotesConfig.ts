@@ -15,7 +15,10 @@ export async function getRemotesConfig(url = '/remotes.json'): Promise<RemotesCo
   return parsed.data;
 }
 
+const registered = new Map<string, string>();
+
 export function registerPortalRemotes(config: RemotesConfig): void {
+  for (const [name, { entry }] of Object.entries(config.remotes)) registered.set(name, entry);
   registerRemotes(
     Object.entries(config.remotes).map(([name, { entry }]) => ({ name, entry })),
     { force: true },
@@ -24,8 +27,13 @@ export function registerPortalRemotes(config: RemotesConfig): void {
 
 export type PageModule = { default: ComponentType };
 
-/** Loads a remote's page component through the MF runtime. */
-export async function loadPageModule(remote: RemoteName): Promise<PageModule> {
+/**
+ * Loads a remote's page component through the MF runtime. A retry registers the remote afresh: the runtime
+ * otherwise keeps answering with the failed load of its remoteEntry.js.
+ */
+export async function loadPageModule(remote: RemoteName, retry = false): Promise<PageModule> {
+  const entry = registered.get(remote);
+  if (retry && entry) registerRemotes([{ name: remote, entry }], { force: true });
   const module = await loadRemote<Partial<PageModule>>(pageModuleRequest(remote));
   if (!module || typeof module.default !== 'function') {
     throw new Error(`${remote} did not expose a page component at ${pageModuleRequest(remote)}`);

@@ -38,7 +38,7 @@ describe('RemotePage', () => {
     const load = jest.fn().mockResolvedValue({ default: () => <h1>My Profile</h1> });
     renderPage(profilePage, load);
     expect(await screen.findByRole('heading', { name: 'My Profile' })).toBeInTheDocument();
-    expect(load).toHaveBeenCalledWith('remote_profile');
+    expect(load).toHaveBeenCalledWith('remote_profile', false);
   });
 
   it('contains a remote that cannot load, and Retry loads it once it is back', async () => {
@@ -52,6 +52,7 @@ describe('RemotePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('heading', { name: 'My Profile' }, { timeout: 5000 })).toBeInTheDocument();
     expect(load).toHaveBeenCalledTimes(2);
+    expect(load).toHaveBeenLastCalledWith('remote_profile', true);
   });
 
   it('contains a remote page that throws while rendering', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ComponentType } from 'react';
-import { Result, Spin } from 'shared-ui';
+import { Spin } from 'shared-ui';
+import { PageMessage } from '../../../components/PageMessage.js';
 import { loadPageModule, type PageModule } from '../api/remotesConfig.js';
 import { useRemotes } from '../hooks/useRemotes.js';
 import type { PortalPage } from '../pages.js';
@@ -8,7 +9,7 @@ import { RemoteLoadFailed } from './RemoteLoadFailed.js';
 
 interface RemotePageProps {
   page: PortalPage;
-  load?: (remote: PortalPage['remote']) => Promise<PageModule>;
+  load?: (remote: PortalPage['remote'], retry: boolean) => Promise<PageModule>;
 }
 
 type LoadState =
@@ -30,7 +31,7 @@ function useRemoteModule(remote: PortalPage['remote'], enabled: boolean, load: R
   useEffect(() => {
     if (!enabled || !load) return;
     let current = true;
-    load(remote).then(
+    load(remote, attempt > 0).then(
       (module) => current && setState({ status: 'loaded', Page: module.default, attempt }),
       (error: unknown) => {
         console.error(`The remote ${remote} could not be loaded:`, error);
@@ -60,11 +61,11 @@ export function RemotePage({ page, load = loadPageModule }: RemotePageProps) {
 
   if (remotes.status === 'loading') return <PageLoading label={page.label} />;
   if (remotes.status === 'failed') {
-    return <Result status="warning" title={`${page.label} could not be loaded`} subTitle={remotes.message} />;
+    return <PageMessage status="warning" title={`${page.label} could not be loaded`} subTitle={remotes.message} />;
   }
   if (!available) {
     return (
-      <Result
+      <PageMessage
         status="info"
         title={`${page.label} is not available`}
         subTitle="This page is not available in this portal yet."

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Result, WaitDialog } from 'shared-ui';
+import { WaitDialog } from 'shared-ui';
+import { PageMessage } from '../../../components/PageMessage.js';
 import type { Settings } from 'shared-auth';
 import { getSettings, InvalidSettingsError } from '../api/getSettings.js';
 
@@ -39,7 +40,7 @@ export function SettingsGate({ load = getSettings, children }: SettingsGateProps
   if (state.status === 'failed') {
     return (
       <main>
-        <Result status="error" title="Not able to load settings" subTitle={state.detail} />
+        <PageMessage status="error" title="Not able to load settings" subTitle={state.detail} />
       </main>
     );
   }

@@ -1,0 +1,93 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createUser, SAM } from '../support/users.js';
+import { signIn, signInOnProvider } from '../support/sign-in.js';
+
+async function chooseCountry(page: Page, name: string) {
+  const country = page.getByLabel('Country');
+  await country.click();
+  await country.fill(name);
+  // The list shows each country's flag and name; Enter picks the first match, as a keyboard user would.
+  await expect(page.getByTitle(name, { exact: true })).toBeVisible();
+  await country.press('Enter');
+}
+
+async function logout(page: Page, userName: string) {
+  await page.getByRole('button', { name: `User menu for ${userName}` }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+}
+
+test('edit and save the last name and country: toast, then kept after a reload and a new sign-in', async ({
+  page,
+}) => {
+  const user = await createUser({ country: 'DE' });
+  await signIn(page, user);
+  const details = page.getByRole('table');
+  await expect(details).toContainText('Germany');
+
+  await page.getByRole('button', { name: 'Edit My Profile' }).click();
+  await expect(page.getByLabel('Email')).toBeDisabled();
+  await page.getByLabel('Last Name').fill('Hargreaves');
+  await chooseCountry(page, 'France');
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  await expect(page.getByText('Your changes are saved.')).toBeVisible();
+  await expect(details).toContainText('Hargreaves');
+  await expect(details).toContainText('France');
+
+  await page.reload();
+  await expect(page.getByRole('table')).toContainText('Hargreaves');
+  await expect(page.getByRole('table')).toContainText('France');
+
+  await logout(page, `${user.givenName} Hargreaves`);
+  await signInOnProvider(page, user);
+  await expect(page.getByRole('table')).toContainText('Hargreaves');
+  await expect(page.getByRole('table')).toContainText('France');
+  await expect(
+    page.getByRole('button', { name: `User menu for ${user.givenName} Hargreaves` }),
+  ).toBeVisible();
+});
+
+test('Cancel discards the changes', async ({ page }) => {
+  const user = await createUser();
+  await signIn(page, user);
+  await page.getByRole('button', { name: 'Edit My Profile' }).click();
+  await page.getByLabel('First Name').fill('Mallory');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+
+  await expect(page.getByRole('table')).toContainText(user.givenName);
+  await expect(page.getByRole('table')).not.toContainText('Mallory');
+  await page.reload();
+  await expect(page.getByRole('table')).toContainText(user.givenName);
+});
+
+test('the federated user sees no Password or Security and cannot edit the profile', async ({ page }) => {
+  await signIn(page, SAM);
+  await expect(page.getByRole('table')).toContainText('Taylor');
+  await expect(page.getByRole('button', { name: 'Edit My Profile' })).toHaveCount(0);
+
+  const nav = page.getByRole('navigation', { name: 'Account pages' });
+  await expect(nav.getByRole('link')).toHaveText(['My Profile']);
+  await page.getByRole('button', { name: `User menu for ${SAM.name}` }).click();
+  await expect(page.getByRole('menuitem')).toHaveText(['My Profile', 'Logout']);
+});
+
+test('the server refuses a profile update from a federated user', async ({ page }) => {
+  const user = await createUser({ federated: true });
+  await signIn(page, user);
+  const status = await page.evaluate(async (sub) => {
+    const storage = JSON.parse(localStorage.getItem('okta-token-storage') ?? '{}') as {
+      accessToken?: { accessToken?: string };
+    };
+    const response = await fetch(`/api/profile/${sub}/update`, {
+      method: 'PUT',
+      headers: {
+        Authorization: `Bearer ${storage.accessToken?.accessToken ?? ''}`,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ lastName: 'Forged' }),
+    });
+    return response.status;
+  }, user.sub);
+  expect(status).toBe(403);
+});

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ALICE } from '../support/users.js';
+import { signIn } from '../support/sign-in.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { RemoteHost, testHostPort } from '../support/remote-host.js';
+
+test('a stopped remote shows the contained message, the rest works, and Retry recovers without a reload', async ({
+  page,
+}, testInfo) => {
+  const host = new RemoteHost(
+    path.join(REPO_ROOT, 'remote-profile', 'dist'),
+    testHostPort(testInfo.parallelIndex),
+  );
+  // This page's shell looks for the profile remote on a host of the test's own, which is down at first.
+  await page.route('**/remotes.json', async (route) => {
+    const response = await route.fetch();
+    const config = (await response.json()) as { remotes: Record<string, { entry: string }> };
+    config.remotes.remote_profile = { entry: `${host.origin}/remoteEntry.js` };
+    await route.fulfill({ response, json: config });
+  });
+  try {
+    await signIn(page, ALICE);
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'My Profile could not be loaded' }),
+    ).toBeVisible();
+
+    // The shell and its navigation keep working.
+    const nav = page.getByRole('navigation', { name: 'Account pages' });
+    await nav.getByRole('link', { name: 'Password' }).click();
+    await expect(page).toHaveURL(/\/password$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'My Profile could not be loaded' })).toHaveCount(
+      0,
+    );
+    await nav.getByRole('link', { name: 'My Profile' }).click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'My Profile could not be loaded' }),
+    ).toBeVisible();
+
+    await host.start();
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'My Profile', exact: true })).toBeVisible();
+    await expect(page.getByRole('table')).toContainText('Liddell');
+  } finally {
+    await host.stop();
+  }
+});
+
+test('React, react-dom, antd (shared-ui) and shared-auth are each loaded once, from the shell', async ({
+  page,
+}) => {
+  const remoteBytes: number[] = [];
+  page.on('response', async (response) => {
+    if (new URL(response.url()).port === '3001' && response.ok())
+      remoteBytes.push((await response.body()).length);
+  });
+  await signIn(page, ALICE);
+  await expect(page.getByRole('table')).toContainText('Liddell');
+
+  // The MF runtime's share scope: one version of each singleton, provided by the shell, used by the remote too.
+  const shared = await page.evaluate(() => {
+    type Share = { from: string; loaded?: boolean; useIn: string[] };
+    const federation = (
+      globalThis as {
+        __FEDERATION__?: {
+          __INSTANCES__: { shareScopeMap: Record<string, Record<string, Record<string, Share>>> }[];
+        };
+      }
+    ).__FEDERATION__;
+    const scope = federation?.__INSTANCES__[0]?.shareScopeMap.default ?? {};
+    return Object.fromEntries(
+      Object.entries(scope).map(([name, versions]) => [
+        name,
+        Object.values(versions).map(({ from, loaded, useIn }) => ({ from, loaded: loaded === true, useIn })),
+      ]),
+    );
+  });
+  for (const name of ['react', 'react/jsx-runtime', 'react-dom', 'shared-ui', 'shared-auth']) {
+    expect(shared[name], name).toHaveLength(1);
+    expect(shared[name]?.[0], name).toMatchObject({ from: 'shell', loaded: true });
+  }
+  for (const name of ['react', 'shared-ui', 'shared-auth']) {
+    expect(shared[name]?.[0]?.useIn, name).toEqual(expect.arrayContaining(['shell', 'remote_profile']));
+  }
+  // And nothing big came from the remote's origin: its own code only, no second copy of a library.
+  const total = remoteBytes.reduce((sum, bytes) => sum + bytes, 0);
+  expect(total).toBeGreaterThan(0);
+  expect(total).toBeLessThan(150_000);
+});
