@@ -1,0 +1,321 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import { ApiError, AuthProvider, type PortalAuth } from 'shared-auth';
+import { PortalThemeProvider } from 'shared-ui';
+import { changePassword } from '../api/changePassword.js';
+import { PasswordPage } from './PasswordPage.js';
+
+jest.mock('../api/changePassword.js');
+const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
+const changePasswordMock = jest.mocked(changePassword);
+
+const CURRENT = 'Wonderland-42';
+const NEW = 'Tumbling-Down-7';
+
+function renderPage(overrides: Partial<PortalAuth> = {}) {
+  const auth: PortalAuth = {
+    user: {
+      sub: '00u1alice',
+      email: 'alice@example.com',
+      givenName: 'Alice',
+      familyName: 'Liddell',
+      name: 'Alice Liddell',
+      country: 'GB',
+    },
+    isFederated: false,
+    getAccessToken: () => 'token',
+    apiBaseUrl: '',
+    flagBaseUrl: '/flags/4x3',
+    refreshUser: jest.fn(() => Promise.resolve()),
+    ...overrides,
+  };
+  render(
+    <PortalThemeProvider>
+      <AuthProvider value={auth}>
+        <PasswordPage />
+      </AuthProvider>
+    </PortalThemeProvider>,
+  );
+  return auth;
+}
+
+const field = (label: 'Current Password' | 'New Password' | 'Confirm Password') =>
+  screen.getByLabelText(label);
+const saveButton = () => screen.getByRole('button', { name: 'Save' });
+
+/** The checklist's items as "rule, met|not met", the way a screen reader reads them. */
+function checklist(): string[] {
+  const list = screen.getByRole('list', { name: 'Password rules' });
+  return within(list)
+    .getAllByRole('listitem')
+    .map((item) => item.textContent ?? '');
+}
+
+async function openChange() {
+  renderPage();
+  await userEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+}
+
+async function fillValidForm() {
+  await userEvent.type(field('Current Password'), CURRENT);
+  await userEvent.type(field('New Password'), NEW);
+  await userEvent.type(field('Confirm Password'), NEW);
+}
+
+describe('PasswordPage', () => {
+  it('tells federated users the page is not for them, and offers no change', () => {
+    renderPage({ isFederated: true });
+    expect(screen.getByRole('heading', { level: 1, name: 'Password' })).toBeInTheDocument();
+    expect(screen.getByText('Resource not available for federated users')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Change Password' })).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Current Password')).not.toBeInTheDocument();
+  });
+
+  it('shows the username, a masked password and Change Password in the Initial view', () => {
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: 'Password' })).toBeInTheDocument();
+    const table = screen.getByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Username', 'Password']);
+    expect(within(table).getByText('alice@example.com')).toBeInTheDocument();
+    expect(within(table).getByText('••••••••')).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.getByRole('button', { name: 'Change Password' })).toBeInTheDocument();
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+  });
+
+  it('opens the Change view with labelled fields, autocomplete hints, Cancel and Save', async () => {
+    await openChange();
+    expect(screen.getByText(/You are changing your password for:/)).toHaveTextContent(
+      'You are changing your password for: alice@example.com',
+    );
+    expect(field('Current Password')).toHaveAttribute('autocomplete', 'current-password');
+    expect(field('Current Password')).toHaveAttribute('type', 'password');
+    expect(field('Current Password')).toHaveFocus();
+    expect(field('New Password')).toHaveAttribute('autocomplete', 'new-password');
+    expect(field('Confirm Password')).toHaveAttribute('autocomplete', 'new-password');
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+    expect(saveButton()).toBeDisabled();
+  });
+
+  it('Cancel returns to the Initial view, forgets what was typed and gives focus back', async () => {
+    await openChange();
+    await userEvent.type(field('Current Password'), CURRENT);
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('button', { name: 'Change Password' })).toHaveFocus();
+    await userEvent.click(screen.getByRole('button', { name: 'Change Password' }));
+    expect(field('Current Password')).toHaveValue('');
+    expect(changePasswordMock).not.toHaveBeenCalled();
+  });
+
+  describe('the live rules checklist', () => {
+    it('lists every rule under New Password, none met before typing, and describes the field', async () => {
+      await openChange();
+      expect(checklist()).toEqual([
+        'At least 8 characters, not met',
+        'At least 1 number, not met',
+        'At least 1 lowercase letter, not met',
+        'At least 1 uppercase letter, not met',
+        'Does not contains part of email, not met',
+        'Must not match current password field, not met',
+      ]);
+      // jsdom's accessible-name code puts a space before the hidden ', not met' (it is absolutely positioned).
+      const description = screen.getByLabelText('New Password').getAttribute('aria-describedby') ?? '';
+      expect(document.getElementById(description)).toBeInTheDocument();
+      expect(field('New Password')).toHaveAccessibleDescription(
+        new RegExp(
+          [
+            'Password rules',
+            'At least 8 characters ?, not met',
+            'At least 1 number ?, not met',
+            'At least 1 lowercase letter ?, not met',
+            'At least 1 uppercase letter ?, not met',
+            'Does not contains part of email ?, not met',
+            'Must not match current password field ?, not met',
+          ].join(' ') + '$',
+        ),
+      );
+    });
+
+    it('marks each rule met or not as the user types', async () => {
+      await openChange();
+      await userEvent.type(field('Current Password'), CURRENT);
+      await userEvent.type(field('New Password'), 'tumbling');
+      expect(checklist()).toEqual([
+        'At least 8 characters, met',
+        'At least 1 number, not met',
+        'At least 1 lowercase letter, met',
+        'At least 1 uppercase letter, not met',
+        'Does not contains part of email, met',
+        'Must not match current password field, met',
+      ]);
+      await userEvent.type(field('New Password'), '7ALICE');
+      expect(checklist()).toEqual([
+        'At least 8 characters, met',
+        'At least 1 number, met',
+        'At least 1 lowercase letter, met',
+        'At least 1 uppercase letter, met',
+        'Does not contains part of email, not met',
+        'Must not match current password field, met',
+      ]);
+    });
+
+    it('flags a new password equal to the current one', async () => {
+      await openChange();
+      await userEvent.type(field('Current Password'), CURRENT);
+      await userEvent.type(field('New Password'), CURRENT);
+      expect(checklist()).toContain('Must not match current password field, not met');
+      await userEvent.type(field('Confirm Password'), CURRENT);
+      expect(saveButton()).toBeDisabled();
+    });
+
+    it('announces the changes politely once the user pauses', async () => {
+      await openChange();
+      const status = screen.getByRole('status');
+      expect(status).toHaveAttribute('aria-live', 'polite');
+      expect(status).toHaveTextContent('');
+      await userEvent.type(field('New Password'), 'Tumbling7');
+      await waitFor(() =>
+        expect(status).toHaveTextContent(
+          'At least 8 characters: met. At least 1 number: met. At least 1 lowercase letter: met. ' +
+            'At least 1 uppercase letter: met. Does not contains part of email: met. ' +
+            'Must not match current password field: met. 6 of 6 password rules met.',
+        ),
+      );
+      await userEvent.type(field('New Password'), 'ali');
+      await waitFor(() =>
+        expect(status).toHaveTextContent(
+          'Does not contains part of email: not met. 5 of 6 password rules met.',
+        ),
+      );
+    });
+  });
+
+  describe('inline messages and Save gating', () => {
+    it('says the current password is required once the user moves on without it', async () => {
+      await openChange();
+      expect(screen.queryByText('Current password is a required field')).not.toBeInTheDocument();
+      await userEvent.type(field('New Password'), NEW);
+      expect(screen.getByText('Current password is a required field')).toBeInTheDocument();
+      expect(field('Current Password')).toHaveAttribute('aria-invalid', 'true');
+      expect(field('Current Password')).toHaveAccessibleDescription('Current password is a required field');
+      await userEvent.type(field('Current Password'), 'x');
+      expect(screen.queryByText('Current password is a required field')).not.toBeInTheDocument();
+    });
+
+    it('says the confirmation must match, and clears it when it does', async () => {
+      await openChange();
+      await userEvent.type(field('New Password'), NEW);
+      await userEvent.type(field('Confirm Password'), 'Tumbling');
+      // Still typing: no complaint yet.
+      expect(screen.queryByText('Must match new Password')).not.toBeInTheDocument();
+      await userEvent.type(field('Confirm Password'), '-Dawn-7');
+      expect(screen.getByText('Must match new Password')).toBeInTheDocument();
+      expect(field('Confirm Password')).toHaveAccessibleDescription('Must match new Password');
+      await userEvent.clear(field('Confirm Password'));
+      await userEvent.type(field('Confirm Password'), NEW);
+      expect(screen.queryByText('Must match new Password')).not.toBeInTheDocument();
+    });
+
+    it('enables Save only when all three are filled, every rule passes and the confirmation matches', async () => {
+      await openChange();
+      await userEvent.type(field('Current Password'), CURRENT);
+      expect(saveButton()).toBeDisabled();
+      await userEvent.type(field('New Password'), 'tumbling-down-7');
+      await userEvent.type(field('Confirm Password'), 'tumbling-down-7');
+      expect(saveButton()).toBeDisabled(); // no uppercase letter
+      await userEvent.clear(field('New Password'));
+      await userEvent.type(field('New Password'), NEW);
+      expect(saveButton()).toBeDisabled(); // the confirmation differs now
+      await userEvent.clear(field('Confirm Password'));
+      await userEvent.type(field('Confirm Password'), NEW);
+      expect(saveButton()).toBeEnabled();
+      await userEvent.clear(field('Current Password'));
+      expect(saveButton()).toBeDisabled();
+      // Enter in a field does not get around the gate either.
+      await userEvent.type(field('Confirm Password'), '{Enter}');
+      expect(changePasswordMock).not.toHaveBeenCalled();
+    });
+  });
+
+  describe('saving', () => {
+    it('shows the Saving dialog, then the Initial view and the notification', async () => {
+      let finish!: () => void;
+      changePasswordMock.mockReturnValue(new Promise<void>((resolve) => (finish = resolve)));
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+
+      const dialog = await screen.findByRole('dialog', { name: 'Saving' });
+      expect(dialog).toHaveTextContent('Please wait a moment as we save your changes');
+      expect(changePasswordMock).toHaveBeenCalledTimes(1);
+      expect(changePasswordMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', {
+        OldPassword: CURRENT,
+        NewPassword: NEW,
+      });
+
+      finish();
+      expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Saving' })).not.toBeInTheDocument());
+      expect(screen.getByRole('button', { name: 'Change Password' })).toBeInTheDocument();
+      expect(screen.queryByLabelText('Current Password')).not.toBeInTheDocument();
+    });
+
+    it('submits with Enter once Save is enabled', async () => {
+      changePasswordMock.mockResolvedValue();
+      await openChange();
+      await fillValidForm();
+      await userEvent.type(field('Confirm Password'), '{Enter}');
+      expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
+      expect(changePasswordMock).toHaveBeenCalledTimes(1);
+    });
+
+    it("shows the Error view on the server's generic error", async () => {
+      changePasswordMock.mockRejectedValue(new ApiError('An error happened during password change', 500));
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+
+      expect(await screen.findByRole('alert')).toHaveTextContent('An Unexpected Error happened...');
+      expect(screen.queryByLabelText('Current Password')).not.toBeInTheDocument();
+      expect(screen.queryByText('Changes could not be saved')).not.toBeInTheDocument();
+      expect(screen.queryByText('Your changes are saved.')).not.toBeInTheDocument();
+    });
+
+    it("shows any other server error in the 'Changes could not be saved' dialog, then keeps the form", async () => {
+      changePasswordMock.mockRejectedValue(new ApiError('The current password is not correct.', 400));
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+
+      const dialog = await screen.findByRole('dialog', { name: 'Changes could not be saved' });
+      expect(dialog).toHaveTextContent(
+        'The current password is not correct.Please make the necessary changes and try again',
+      );
+      expect(screen.queryByRole('dialog', { name: 'Saving' })).not.toBeInTheDocument();
+      expect(screen.queryByText('Your changes are saved.')).not.toBeInTheDocument();
+
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      await waitFor(() =>
+        expect(screen.queryByRole('dialog', { name: 'Changes could not be saved' })).not.toBeInTheDocument(),
+      );
+      expect(field('Current Password')).toHaveValue(CURRENT);
+      expect(field('New Password')).toHaveValue(NEW);
+      expect(saveButton()).toBeEnabled();
+    });
+
+    it('shows the throttle text the same way', async () => {
+      changePasswordMock.mockRejectedValue(
+        new ApiError('Too many wrong current passwords. Try again in 15 minutes.', 429),
+      );
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+      expect(await screen.findByRole('dialog', { name: 'Changes could not be saved' })).toHaveTextContent(
+        'Too many wrong current passwords. Try again in 15 minutes.',
+      );
+    });
+  });
+});

@@ -1,0 +1,85 @@
+import { useEffect, useRef } from 'react';
+import { Alert, Button, Descriptions, Result, Typography, WaitDialog } from 'shared-ui';
+import { useAuth } from 'shared-auth';
+import { usePasswordPage } from '../hooks/usePasswordPage.js';
+import type { PasswordView } from '../model/passwordPageReducer.js';
+import { ChangePasswordForm } from './ChangePasswordForm.js';
+import { SaveRefusedDialog } from './SaveRefusedDialog.js';
+import { visuallyHidden } from './visuallyHidden.js';
+
+export function PasswordPage() {
+  const { user, isFederated } = useAuth();
+  return (
+    <section aria-labelledby="password-title" style={{ maxWidth: 720 }}>
+      <Typography.Title id="password-title" level={1} style={{ fontSize: 28 }}>
+        Password
+      </Typography.Title>
+      {isFederated ? (
+        // Their password belongs to their home identity provider (spec section 6).
+        <Alert type="info" showIcon title="Resource not available for federated users" />
+      ) : (
+        <PasswordViews email={user.email} />
+      )}
+    </section>
+  );
+}
+
+function PasswordViews({ email }: { email: string }) {
+  const { view, refusal, startChange, cancel, closeRefusal, save } = usePasswordPage();
+  const changeButton = useRef<HTMLButtonElement>(null);
+  const previousView = useRef<PasswordView>(view);
+
+  // Back in the Initial view after Cancel or a save, keyboard focus returns to where the change began.
+  useEffect(() => {
+    if (view === 'INITIAL' && previousView.current !== 'INITIAL') changeButton.current?.focus();
+    previousView.current = view;
+  }, [view]);
+
+  if (view === 'ERROR') {
+    return (
+      <div role="alert">
+        <Result status="error" title="An Unexpected Error happened..." />
+      </div>
+    );
+  }
+
+  if (view === 'INITIAL') {
+    return (
+      <>
+        <Descriptions
+          column={1}
+          bordered
+          items={[
+            { key: 'username', label: 'Username', children: email },
+            {
+              key: 'password',
+              label: 'Password',
+              children: (
+                <>
+                  <span aria-hidden="true">••••••••</span>
+                  <span style={visuallyHidden}>hidden</span>
+                </>
+              ),
+            },
+          ]}
+        />
+        <Button ref={changeButton} type="primary" onClick={startChange} style={{ marginTop: 24 }}>
+          Change Password
+        </Button>
+      </>
+    );
+  }
+
+  // CHANGE and SAVING: the form stays mounted under the wait dialog, so a refused save keeps what was typed.
+  return (
+    <>
+      <ChangePasswordForm email={email} onCancel={cancel} onSave={(fields) => void save(fields)} />
+      <WaitDialog
+        open={view === 'SAVING'}
+        title="Saving"
+        description="Please wait a moment as we save your changes"
+      />
+      <SaveRefusedDialog refusal={refusal} onClose={closeRefusal} />
+    </>
+  );
+}

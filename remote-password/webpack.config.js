@@ -1,0 +1,13 @@
+import { createWebpackConfig } from '../webpack.base.js';
+
+export default createWebpackConfig({
+  appDir: import.meta.dirname,
+  name: 'remote-password',
+  role: 'remote',
+  exposes: {
+    // Must match REMOTE_PAGES in shared-auth's contract; the contract test fails CI when they drift.
+    './PasswordPage': './src/exposes/PasswordPage.tsx',
+  },
+  devPort: 3002,
+  title: 'Password (remote-password)',
+});
