@@ -13,10 +13,13 @@ export {
   Layout,
   Menu,
   Modal,
+  QRCode,
   Result,
   Select,
   Space,
   Spin,
+  Switch,
+  Tag,
   Typography,
 } from 'antd';
 export type { DescriptionsProps, FormInstance, MenuProps, SelectProps } from 'antd';

@@ -1,0 +1,117 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Button, Flex, Input } from 'shared-ui';
+import { isApiError, useApiClient, useAuth } from 'shared-auth';
+import { activate, enrollEmail } from '../api/factorsApi.js';
+import { RESEND_SECONDS, sendCodeLabel, useCountdown } from '../hooks/useCountdown.js';
+
+interface EmailEnrolmentProps {
+  maskedEmail: string;
+  /** NOT_STARTED before the first send, PENDING_ACTIVATION after it. */
+  pending: boolean;
+  onCodeSent: () => void;
+  onActivated: (enrolledDate: string | null) => void;
+  onFailed: (error: unknown) => void;
+}
+
+/** Email enrolment: send a code to the masked email (30 s resend countdown), then enter it. */
+export function EmailEnrolment({
+  maskedEmail,
+  pending,
+  onCodeSent,
+  onActivated,
+  onFailed,
+}: EmailEnrolmentProps) {
+  const id = useId();
+  const { user } = useAuth();
+  const client = useApiClient();
+  const { remaining, start } = useCountdown();
+  const [sent, setSent] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [code, setCode] = useState('');
+  const [verifying, setVerifying] = useState(false);
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+
+  async function send() {
+    setSending(true);
+    setNotice(undefined);
+    try {
+      await enrollEmail(client, user.sub);
+      setSent(true);
+      start(RESEND_SECONDS);
+      onCodeSent();
+    } catch (failure) {
+      if (isApiError(failure) && failure.status === 429) setNotice(failure.message);
+      else onFailed(failure);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  async function verify(event: FormEvent) {
+    event.preventDefault();
+    const entered = code.trim();
+    if (entered === '' || verifying) return;
+    setVerifying(true);
+    setError(undefined);
+    try {
+      const result = await activate(client, 'email', user.sub, entered);
+      if (result.ok) {
+        onActivated(result.status.enrolledDate);
+        return;
+      }
+      setError('Invalid verification code');
+    } catch (failure) {
+      if (isApiError(failure) && failure.status === 429) setError(failure.message);
+      else onFailed(failure);
+    } finally {
+      setVerifying(false);
+    }
+  }
+
+  return (
+    <div style={{ marginTop: 16 }}>
+      <h3 style={{ fontSize: 16, margin: '0 0 4px' }}>Step 1: Send a code</h3>
+      <p style={{ margin: '0 0 8px' }}>We will send a verification code to {maskedEmail}.</p>
+      <Button onClick={() => void send()} disabled={sending || remaining > 0} loading={sending}>
+        {sendCodeLabel(sent, remaining)}
+      </Button>
+      {notice ? (
+        <div role="status" style={{ marginTop: 8 }}>
+          {notice}
+        </div>
+      ) : null}
+      {pending ? (
+        <form onSubmit={(event) => void verify(event)} noValidate style={{ maxWidth: 420, marginTop: 16 }}>
+          <h3 style={{ fontSize: 16, margin: '0 0 4px' }}>Step 2: Enter the code</h3>
+          <label htmlFor={`${id}-code`} style={{ display: 'block', fontWeight: 600, margin: '8px 0 4px' }}>
+            Verification code
+          </label>
+          <Input
+            id={`${id}-code`}
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            disabled={verifying}
+            maxLength={10}
+            placeholder="123456"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            status={error ? 'error' : undefined}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+          />
+          {error ? (
+            <div id={`${id}-error`} role="alert" style={{ color: '#a8071a', marginTop: 4 }}>
+              {error}
+            </div>
+          ) : null}
+          <Flex gap={12} style={{ marginTop: 12 }}>
+            <Button type="primary" htmlType="submit" disabled={code.trim() === '' || verifying}>
+              Verify
+            </Button>
+          </Flex>
+        </form>
+      ) : null}
+    </div>
+  );
+}

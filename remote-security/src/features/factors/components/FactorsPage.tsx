@@ -1,0 +1,131 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Button, Flex, Spin, Switch, Tag, Typography } from 'shared-ui';
+import type { ActiveFactorsData } from 'shared-auth';
+import { useFactors } from '../hooks/useFactors.js';
+import type { FactorKind } from '../model/enrolment.js';
+import { addedLabel, canRemove, isSwitchDisabled } from '../model/factors.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
+import { EmailEnrolment } from './EmailEnrolment.js';
+import { UNEXPECTED_ERROR } from './texts.js';
+
+// The authenticator enrolment (and its QR code) loads only when someone sets the app up.
+const GoogleEnrolment = lazy(() => import('./GoogleEnrolment.js'));
+
+interface FactorsPageProps {
+  activeFactorsData: ActiveFactorsData;
+  onStepUpRequired: () => void;
+}
+
+interface SectionProps {
+  factor: FactorKind;
+  title: string;
+  text: string;
+  switchLabel: string;
+  children?: ReactNode;
+  facts: ReturnType<typeof useFactors>;
+}
+
+function FactorSection({ factor, title, text, switchLabel, children, facts }: SectionProps) {
+  const { state, activeCount } = facts;
+  const view = state[factor];
+  const entry = state.data[factor];
+  const on = entry?.status === 'ACTIVE';
+  const loading = view.enrolment === 'INITIAL' || view.busy;
+  const disabled = isSwitchDisabled(factor, { loading, on, factorsCount: state.factorsCount, activeCount });
+  const titleId = `factor-${factor}-title`;
+  const added = on ? addedLabel(entry?.enrolledDate) : undefined;
+
+  return (
+    <section aria-labelledby={titleId} style={{ borderTop: '1px solid #f0f0f0', padding: '16px 0' }}>
+      <Flex justify="space-between" align="flex-start" gap={16}>
+        <div>
+          <Typography.Title level={2} id={titleId} style={{ fontSize: 20, margin: 0 }}>
+            {title}
+          </Typography.Title>
+          <p style={{ margin: '4px 0 0' }}>{text}</p>
+        </div>
+        <Switch
+          aria-label={switchLabel}
+          checked={on || view.enrolling}
+          disabled={disabled}
+          loading={view.busy}
+          onChange={(checked) => (checked ? facts.switchOn(factor) : facts.switchOff(factor))}
+        />
+      </Flex>
+      {view.enrolment === 'ERROR' ? (
+        <p role="alert" style={{ marginTop: 12 }}>
+          {UNEXPECTED_ERROR}
+        </p>
+      ) : view.enrolment === 'INITIAL' ? (
+        <Spin aria-label={`Loading ${title}`} style={{ marginTop: 12 }} />
+      ) : (
+        <>
+          {children}
+          {added ? <p style={{ margin: '8px 0 0' }}>{added}</p> : null}
+          {view.enrolment === 'ACTIVE' && canRemove(activeCount) ? (
+            <Button type="link" onClick={() => facts.remove(factor)} style={{ paddingLeft: 0 }}>
+              remove
+            </Button>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** The factors page (spec section 2): an email section and an authenticator-app section. */
+export function FactorsPage({ activeFactorsData, onStepUpRequired }: FactorsPageProps) {
+  const facts = useFactors(activeFactorsData, onStepUpRequired);
+  const { state, maskedEmail } = facts;
+  const email = state.email;
+  const google = state.googleAuth;
+  const emailEnrolled = email.enrolment === 'ACTIVE';
+
+  return (
+    <div>
+      <FactorSection
+        factor="email"
+        title={emailEnrolled ? 'Your Email Factor' : 'Email'}
+        text="Use verification codes via email."
+        switchLabel="Verification with email"
+        facts={facts}
+      >
+        {emailEnrolled ? (
+          <p style={{ margin: '8px 0 0' }}>
+            {state.data.email?.maskedEmail ?? maskedEmail}{' '}
+            <Tag color="success" style={{ marginLeft: 8 }}>
+              Verified
+            </Tag>
+          </p>
+        ) : null}
+        {email.enrolling &&
+        (email.enrolment === 'NOT_STARTED' || email.enrolment === 'PENDING_ACTIVATION') ? (
+          <EmailEnrolment
+            maskedEmail={maskedEmail}
+            pending={email.enrolment === 'PENDING_ACTIVATION'}
+            onCodeSent={facts.codeSent}
+            onActivated={(date) => facts.activated('email', date)}
+            onFailed={(error) => facts.failed('email', error)}
+          />
+        ) : null}
+      </FactorSection>
+      <FactorSection
+        factor="googleAuth"
+        title="Google Authenticator"
+        text="Use verification codes from the Google Authenticator app on your phone."
+        switchLabel="Verification with Authenticator app"
+        facts={facts}
+      >
+        {google.enrolling && google.enrolment === 'NOT_STARTED' ? (
+          <Suspense fallback={<Spin aria-label="Loading Google Authenticator setup" />}>
+            <GoogleEnrolment
+              onActivated={(date) => facts.activated('googleAuth', date)}
+              onFailed={(error) => facts.failed('googleAuth', error)}
+            />
+          </Suspense>
+        ) : null}
+      </FactorSection>
+      <ConfirmDialog dialog={state.dialog} onCancel={facts.cancelDialog} onConfirm={facts.confirmDialog} />
+    </div>
+  );
+}

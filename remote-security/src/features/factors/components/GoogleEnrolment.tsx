@@ -1,0 +1,151 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Button, Flex, Input, Modal, QRCode, Spin } from 'shared-ui';
+import { isApiError, useApiClient, useAuth, type GoogleEnrollResponse } from 'shared-auth';
+import { activate, enrollGoogle } from '../api/factorsApi.js';
+import { APP_STORE_URL, PLAY_STORE_URL } from './texts.js';
+
+export interface GoogleEnrolmentProps {
+  onActivated: (enrolledDate: string | null) => void;
+  onFailed: (error: unknown) => void;
+}
+
+/** The secret in groups of four, as authenticator apps show and accept it. */
+function grouped(secret: string): string {
+  return secret.replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+/**
+ * Google Authenticator enrolment: 1. install the app, 2. scan the QR code (or enter the setup key),
+ * 3. enter the 6-digit code. Loaded on demand: the QR code is only needed here.
+ */
+export default function GoogleEnrolment({ onActivated, onFailed }: GoogleEnrolmentProps) {
+  const id = useId();
+  const { user } = useAuth();
+  const client = useApiClient();
+  const [enrolment, setEnrolment] = useState<GoogleEnrollResponse>();
+  const [keyOpen, setKeyOpen] = useState(false);
+  const [code, setCode] = useState('');
+  const [verifying, setVerifying] = useState(false);
+  const [error, setError] = useState<string>();
+  // The enrolment starts once per mount, whatever callbacks the parent passes on re-render.
+  const onFailedRef = useRef(onFailed);
+  useEffect(() => {
+    onFailedRef.current = onFailed;
+  }, [onFailed]);
+
+  useEffect(() => {
+    let current = true;
+    enrollGoogle(client, user.sub).then(
+      (response) => current && setEnrolment(response),
+      (failure: unknown) => current && onFailedRef.current(failure),
+    );
+    return () => {
+      current = false;
+    };
+  }, [client, user.sub]);
+
+  async function verify(event: FormEvent) {
+    event.preventDefault();
+    const entered = code.trim();
+    if (entered === '' || verifying) return;
+    setVerifying(true);
+    setError(undefined);
+    try {
+      const result = await activate(client, 'googleAuth', user.sub, entered);
+      if (result.ok) {
+        onActivated(result.status.enrolledDate);
+        return;
+      }
+      setError('Not a correct verification code');
+    } catch (failure) {
+      if (isApiError(failure) && failure.status === 429) setError(failure.message);
+      else onFailed(failure);
+    } finally {
+      setVerifying(false);
+    }
+  }
+
+  if (!enrolment) return <Spin aria-label="Preparing Google Authenticator setup" />;
+
+  return (
+    <>
+      <ol style={{ paddingLeft: 20, marginTop: 16 }}>
+        <li>
+          <h3 style={{ fontSize: 16, margin: '0 0 4px' }}>Install the app</h3>
+          <p style={{ margin: '0 0 8px' }}>Install Google Authenticator on your phone:</p>
+          <Flex gap={16} wrap>
+            <a href={APP_STORE_URL} target="_blank" rel="noopener noreferrer">
+              Google Authenticator on the App Store
+            </a>
+            <a href={PLAY_STORE_URL} target="_blank" rel="noopener noreferrer">
+              Google Authenticator on Google Play
+            </a>
+          </Flex>
+        </li>
+        <li style={{ marginTop: 16 }}>
+          <h3 style={{ fontSize: 16, margin: '0 0 4px' }}>Scan the QR code</h3>
+          <p style={{ margin: '0 0 8px' }}>In Google Authenticator, tap +, then Scan a QR code.</p>
+          <div
+            role="img"
+            aria-label="QR code to scan with Google Authenticator"
+            style={{ width: 'fit-content' }}
+          >
+            <QRCode value={enrolment.qrLink} type="svg" size={176} bordered={false} />
+          </div>
+          <Button type="link" onClick={() => setKeyOpen(true)} style={{ paddingLeft: 0 }}>
+            Can&apos;t scan the QR code?
+          </Button>
+        </li>
+        <li style={{ marginTop: 16 }}>
+          <h3 style={{ fontSize: 16, margin: '0 0 4px' }}>Enter the 6-digit code</h3>
+          <form onSubmit={(event) => void verify(event)} noValidate style={{ maxWidth: 420 }}>
+            <label htmlFor={`${id}-code`} style={{ display: 'block', fontWeight: 600, margin: '8px 0 4px' }}>
+              Verification code
+            </label>
+            <Input
+              id={`${id}-code`}
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+              maxLength={6}
+              placeholder="123456"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              status={error ? 'error' : undefined}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+            />
+            {error ? (
+              <div id={`${id}-error`} role="alert" style={{ color: '#a8071a', marginTop: 4 }}>
+                {error}
+              </div>
+            ) : null}
+            <Button type="primary" htmlType="submit" disabled={code.trim() === ''} style={{ marginTop: 12 }}>
+              Verify
+            </Button>
+          </form>
+        </li>
+      </ol>
+      <Modal
+        open={keyOpen}
+        title="Enter a Setup Key"
+        onCancel={() => setKeyOpen(false)}
+        closable={false}
+        destroyOnHidden
+        footer={<Button onClick={() => setKeyOpen(false)}>Close</Button>}
+      >
+        <ol style={{ paddingLeft: 20 }}>
+          <li>In Google Authenticator, tap +.</li>
+          <li>Tap Enter a setup key.</li>
+          <li>
+            Enter your email address ({user.email}) and this key:{' '}
+            <code aria-label="Setup key" style={{ fontSize: 16, fontWeight: 600, wordBreak: 'break-all' }}>
+              {grouped(enrolment.secret)}
+            </code>
+          </li>
+          <li>Choose Time based.</li>
+          <li>Tap Add.</li>
+        </ol>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,148 @@
+import {
+  factorsReducer,
+  initialFactorsState,
+  type FactorsAction,
+  type FactorsState,
+} from './factorsReducer.js';
+
+const MASKED = 'a....e@example.com';
+const DATE = '2026-03-07T12:00:00.000Z';
+const run = (start: FactorsState, ...actions: FactorsAction[]) => actions.reduce(factorsReducer, start);
+
+const loaded = (
+  google: { active: boolean; enrolled: boolean },
+  email: { active: boolean; enrolled: boolean },
+) =>
+  run(
+    initialFactorsState,
+    {
+      type: 'DETAILS_LOADED',
+      factor: 'googleAuth',
+      ...google,
+      enrolledDate: google.enrolled ? DATE : null,
+      maskedEmail: MASKED,
+    },
+    {
+      type: 'DETAILS_LOADED',
+      factor: 'email',
+      ...email,
+      enrolledDate: email.enrolled ? DATE : null,
+      maskedEmail: MASKED,
+    },
+  );
+
+describe('factors page state', () => {
+  it('builds the data from the details: email exists only once enrolled; the count is recomputed', () => {
+    const none = loaded({ active: false, enrolled: false }, { active: false, enrolled: false });
+    expect(none.data).toEqual({ googleAuth: { status: 'INACTIVE', enrolledDate: null } });
+    expect(none.factorsCount).toBe(0);
+    expect(none.googleAuth.enrolment).toBe('NOT_STARTED');
+    expect(none.email.enrolment).toBe('NOT_STARTED');
+
+    const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true });
+    expect(both.data.email).toEqual({ status: 'ACTIVE', enrolledDate: DATE, maskedEmail: MASKED });
+    expect(both.factorsCount).toBe(2);
+    expect(both.email.enrolment).toBe('ACTIVE');
+  });
+
+  it('switch on of a factor not set up opens its enrolment; switch off closes it again', () => {
+    const none = loaded({ active: false, enrolled: false }, { active: false, enrolled: false });
+    const enrolling = factorsReducer(none, { type: 'SWITCH_ON', factor: 'email' });
+    expect(enrolling.email.enrolling).toBe(true);
+    expect(enrolling.email.busy).toBe(false);
+    expect(factorsReducer(enrolling, { type: 'SWITCH_OFF', factor: 'email' }).email.enrolling).toBe(false);
+  });
+
+  it('switch on of a factor that is set up but off: busy, then on with the count up by 1', () => {
+    const off = loaded({ active: false, enrolled: true }, { active: true, enrolled: true });
+    expect(off.factorsCount).toBe(1);
+    const busy = factorsReducer(off, { type: 'SWITCH_ON', factor: 'googleAuth' });
+    expect(busy.googleAuth.busy).toBe(true);
+    const on = factorsReducer(busy, { type: 'OPT_IN_SUCCEEDED', factor: 'googleAuth', enrolledDate: DATE });
+    expect(on.data.googleAuth).toEqual({ status: 'ACTIVE', enrolledDate: DATE });
+    expect(on.factorsCount).toBe(2);
+    expect(on.googleAuth.busy).toBe(false);
+  });
+
+  it('switch off of an active factor asks first; Cancel keeps it on', () => {
+    const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true });
+    const asking = factorsReducer(both, { type: 'SWITCH_OFF', factor: 'email' });
+    expect(asking.dialog).toEqual({ kind: 'turnOff', factor: 'email' });
+    expect(factorsReducer(asking, { type: 'DIALOG_CANCEL' })).toEqual({ ...both, dialog: null });
+  });
+
+  it('confirmed turn-off: the factor leaves the data and the count falls by 1; it stays set up', () => {
+    const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true });
+    const confirmed = run(both, { type: 'SWITCH_OFF', factor: 'googleAuth' }, { type: 'DIALOG_CONFIRM' });
+    expect(confirmed.dialog).toBeNull();
+    expect(confirmed.googleAuth.busy).toBe(true);
+    const off = factorsReducer(confirmed, { type: 'OPT_OUT_SUCCEEDED', factor: 'googleAuth' });
+    expect(off.data.googleAuth).toBeUndefined();
+    expect(off.factorsCount).toBe(1);
+    expect(off.googleAuth.enrolment).toBe('ACTIVE');
+    // Back on: the date comes back.
+    const on = run(
+      off,
+      { type: 'SWITCH_ON', factor: 'googleAuth' },
+      { type: 'OPT_IN_SUCCEEDED', factor: 'googleAuth', enrolledDate: null },
+    );
+    expect(on.data.googleAuth).toEqual({ status: 'ACTIVE', enrolledDate: DATE });
+  });
+
+  it('removal: asks, then the status is off, the state NOT_STARTED and the count falls by 1', () => {
+    const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true });
+    const asking = factorsReducer(both, { type: 'REMOVE', factor: 'email' });
+    expect(asking.dialog).toEqual({ kind: 'remove', factor: 'email' });
+    const removed = run(asking, { type: 'DIALOG_CONFIRM' }, { type: 'RESET_SUCCEEDED', factor: 'email' });
+    expect(removed.data.email).toBeUndefined();
+    expect(removed.email.enrolment).toBe('NOT_STARTED');
+    expect(removed.factorsCount).toBe(1);
+  });
+
+  it('enrolment: email code sent → PENDING_ACTIVATION; activation → ACTIVE with the count up by 1', () => {
+    const none = loaded({ active: false, enrolled: false }, { active: false, enrolled: false });
+    const pending = run(none, { type: 'SWITCH_ON', factor: 'email' }, { type: 'CODE_SENT', factor: 'email' });
+    expect(pending.email.enrolment).toBe('PENDING_ACTIVATION');
+    const active = factorsReducer(pending, {
+      type: 'ACTIVATED',
+      factor: 'email',
+      enrolledDate: DATE,
+      maskedEmail: MASKED,
+    });
+    expect(active.email).toMatchObject({ enrolment: 'ACTIVE', enrolling: false });
+    expect(active.data.email).toEqual({ status: 'ACTIVE', enrolledDate: DATE, maskedEmail: MASKED });
+    expect(active.factorsCount).toBe(1);
+    const ga = run(
+      active,
+      { type: 'SWITCH_ON', factor: 'googleAuth' },
+      { type: 'ACTIVATED', factor: 'googleAuth', enrolledDate: DATE, maskedEmail: MASKED },
+    );
+    expect(ga.googleAuth.enrolment).toBe('ACTIVE');
+    expect(ga.factorsCount).toBe(2);
+  });
+
+  it('a failure shows the error view of that factor and closes the dialog', () => {
+    const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true });
+    const failed = run(
+      both,
+      { type: 'SWITCH_OFF', factor: 'email' },
+      { type: 'DIALOG_CONFIRM' },
+      { type: 'FAILED', factor: 'email' },
+    );
+    expect(failed.email.enrolment).toBe('ERROR');
+    expect(failed.email.busy).toBe(false);
+    expect(failed.googleAuth.enrolment).toBe('ACTIVE');
+    expect(
+      factorsReducer(initialFactorsState, { type: 'DETAILS_FAILED', factor: 'googleAuth' }).googleAuth
+        .enrolment,
+    ).toBe('ERROR');
+  });
+
+  it('ignores a second switch-on while busy and a switch-off of a factor that is off', () => {
+    const off = loaded({ active: false, enrolled: true }, { active: true, enrolled: true });
+    const busy = factorsReducer(off, { type: 'SWITCH_ON', factor: 'googleAuth' });
+    expect(factorsReducer(busy, { type: 'SWITCH_ON', factor: 'googleAuth' })).toBe(busy);
+    expect(factorsReducer(off, { type: 'SWITCH_OFF', factor: 'googleAuth' })).toBe(off);
+    expect(factorsReducer(off, { type: 'DIALOG_CONFIRM' })).toBe(off);
+  });
+});

@@ -1,0 +1,168 @@
+import { enrolmentReducer, type EnrolmentAction, type EnrolmentState, type FactorKind } from './enrolment.js';
+import { countActive, type FactorsData } from './factors.js';
+
+export interface FactorView {
+  enrolment: EnrolmentState;
+  /** The switch was turned on for a factor that is not set up: its enrolment form shows. */
+  enrolling: boolean;
+  /** A toggle or removal is under way. */
+  busy: boolean;
+  /** Kept while the factor is turned off, so turning it back on shows its date again. */
+  enrolledDate: string | null;
+}
+
+export type ConfirmDialog = { kind: 'turnOff' | 'remove'; factor: FactorKind } | null;
+
+export interface FactorsState {
+  data: FactorsData;
+  /** Tracked count of active factors (spec section 3). */
+  factorsCount: number;
+  googleAuth: FactorView;
+  email: FactorView;
+  dialog: ConfirmDialog;
+}
+
+export type FactorsAction =
+  | {
+      type: 'DETAILS_LOADED';
+      factor: FactorKind;
+      active: boolean;
+      enrolled: boolean;
+      enrolledDate: string | null;
+      maskedEmail: string;
+    }
+  | { type: 'DETAILS_FAILED'; factor: FactorKind }
+  | { type: 'SWITCH_ON'; factor: FactorKind }
+  | { type: 'SWITCH_OFF'; factor: FactorKind }
+  | { type: 'OPT_IN_SUCCEEDED'; factor: FactorKind; enrolledDate: string | null }
+  | { type: 'REMOVE'; factor: FactorKind }
+  | { type: 'DIALOG_CANCEL' }
+  | { type: 'DIALOG_CONFIRM' }
+  | { type: 'OPT_OUT_SUCCEEDED'; factor: FactorKind }
+  | { type: 'RESET_SUCCEEDED'; factor: FactorKind }
+  | { type: 'CODE_SENT'; factor: 'email' }
+  | { type: 'ACTIVATED'; factor: FactorKind; enrolledDate: string | null; maskedEmail: string }
+  /** A toggle, removal or enrolment call failed (not a wrong code): the factor's error view. */
+  | { type: 'FAILED'; factor: FactorKind };
+
+const initialView: FactorView = { enrolment: 'INITIAL', enrolling: false, busy: false, enrolledDate: null };
+
+export const initialFactorsState: FactorsState = {
+  data: {},
+  factorsCount: 0,
+  googleAuth: initialView,
+  email: initialView,
+  dialog: null,
+};
+
+function withView(
+  state: FactorsState,
+  factor: FactorKind,
+  change: Partial<FactorView>,
+  enrolment?: EnrolmentAction,
+) {
+  const view = state[factor];
+  const next = enrolment ? enrolmentReducer(factor, view.enrolment, enrolment) : view.enrolment;
+  return { ...state, [factor]: { ...view, ...change, enrolment: next } };
+}
+
+function setEntry(
+  data: FactorsData,
+  factor: FactorKind,
+  active: boolean,
+  enrolledDate: string | null,
+  maskedEmail: string,
+) {
+  const status = active ? ('ACTIVE' as const) : ('INACTIVE' as const);
+  return factor === 'email'
+    ? { ...data, email: { status, enrolledDate, maskedEmail } }
+    : { ...data, googleAuth: { status, enrolledDate } };
+}
+
+function withoutEntry(data: FactorsData, factor: FactorKind): FactorsData {
+  const next = { ...data };
+  delete next[factor];
+  return next;
+}
+
+const isOn = (state: FactorsState, factor: FactorKind) => state.data[factor]?.status === 'ACTIVE';
+
+export function factorsReducer(state: FactorsState, action: FactorsAction): FactorsState {
+  switch (action.type) {
+    case 'DETAILS_LOADED': {
+      const { factor, active, enrolled, enrolledDate, maskedEmail } = action;
+      // googleAuth always has an entry; email only once enrolled.
+      const data =
+        factor === 'googleAuth' || active || enrolled
+          ? setEntry(state.data, factor, active, enrolledDate, maskedEmail)
+          : state.data;
+      const next = withView(
+        { ...state, data },
+        factor,
+        { enrolledDate },
+        { type: 'DETAILS_LOADED', active, enrolled },
+      );
+      return { ...next, factorsCount: countActive(data) };
+    }
+    case 'DETAILS_FAILED':
+    case 'FAILED':
+      return withView({ ...state, dialog: null }, action.factor, { busy: false }, { type: 'FAILED' });
+    case 'SWITCH_ON': {
+      const view = state[action.factor];
+      if (view.busy || isOn(state, action.factor)) return state;
+      // Set up already (turned off): opt-in. Not set up: the enrolment form shows.
+      if (view.enrolment === 'ACTIVE') return withView(state, action.factor, { busy: true });
+      return withView(state, action.factor, { enrolling: true });
+    }
+    case 'OPT_IN_SUCCEEDED': {
+      const view = state[action.factor];
+      const enrolledDate = action.enrolledDate ?? view.enrolledDate;
+      const maskedEmail = state.data.email?.maskedEmail ?? '';
+      return {
+        ...withView(state, action.factor, { busy: false, enrolledDate }),
+        data: setEntry(state.data, action.factor, true, enrolledDate, maskedEmail),
+        factorsCount: state.factorsCount + 1,
+      };
+    }
+    case 'SWITCH_OFF':
+      if (isOn(state, action.factor)) return { ...state, dialog: { kind: 'turnOff', factor: action.factor } };
+      if (state[action.factor].enrolling) return withView(state, action.factor, { enrolling: false });
+      return state;
+    case 'REMOVE':
+      return { ...state, dialog: { kind: 'remove', factor: action.factor } };
+    case 'DIALOG_CANCEL':
+      return { ...state, dialog: null };
+    case 'DIALOG_CONFIRM':
+      return state.dialog ? withView({ ...state, dialog: null }, state.dialog.factor, { busy: true }) : state;
+    case 'OPT_OUT_SUCCEEDED':
+      // The factor leaves the data (no longer active); it stays set up and can be turned back on.
+      return {
+        ...withView(state, action.factor, { busy: false }),
+        data: withoutEntry(state.data, action.factor),
+        factorsCount: state.factorsCount - 1,
+      };
+    case 'RESET_SUCCEEDED': {
+      const wasOn = isOn(state, action.factor);
+      return {
+        ...withView(
+          state,
+          action.factor,
+          { busy: false, enrolling: false, enrolledDate: null },
+          { type: 'REMOVED' },
+        ),
+        data: withoutEntry(state.data, action.factor),
+        factorsCount: state.factorsCount - (wasOn ? 1 : 0),
+      };
+    }
+    case 'CODE_SENT':
+      return withView(state, 'email', {}, { type: 'CODE_SENT' });
+    case 'ACTIVATED': {
+      const { factor, enrolledDate, maskedEmail } = action;
+      return {
+        ...withView(state, factor, { enrolling: false, enrolledDate }, { type: 'ACTIVATED' }),
+        data: setEntry(state.data, factor, true, enrolledDate, maskedEmail),
+        factorsCount: state.factorsCount + 1,
+      };
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import {
+  factorsOf,
+  initialStepUpFlow,
+  stepUpFlowReducer,
+  type StepUpFlow,
+  type StepUpFlowAction,
+  type StepUpFlowState,
+} from './stepUpFlow.js';
+
+const both = ['googleAuth', 'email'] as const;
+const flow = (
+  state: StepUpFlowState,
+  factors: StepUpFlow['factors'] = [...both],
+  selectionLoading = false,
+): StepUpFlow => ({
+  state,
+  factors,
+  selectionLoading,
+});
+const run = (start: StepUpFlow, ...actions: StepUpFlowAction[]) => actions.reduce(stepUpFlowReducer, start);
+
+describe('step-up flow: start', () => {
+  it('lists the active factors in a fixed order', () => {
+    expect(factorsOf({ email: { maskedEmail: 'a....e@x.org' }, googleAuth: {} })).toEqual([
+      'googleAuth',
+      'email',
+    ]);
+    expect(factorsOf({})).toEqual([]);
+  });
+
+  it('starts at START, or CHALLENGE_ERROR when there are no factors', () => {
+    expect(initialStepUpFlow([...both]).state).toBe('START');
+    expect(initialStepUpFlow([]).state).toBe('CHALLENGE_ERROR');
+  });
+
+  it('resumes a stored state that still fits the factors, and restarts otherwise', () => {
+    expect(initialStepUpFlow([...both], 'EMAIL_VERIFY').state).toBe('EMAIL_VERIFY');
+    expect(initialStepUpFlow([...both], 'FACTOR_SELECTION').state).toBe('FACTOR_SELECTION');
+    expect(initialStepUpFlow(['googleAuth'], 'EMAIL_VERIFY').state).toBe('START');
+    expect(initialStepUpFlow(['googleAuth'], 'FACTOR_SELECTION').state).toBe('START');
+    expect(initialStepUpFlow([], 'START').state).toBe('CHALLENGE_ERROR');
+  });
+});
+
+describe('step-up flow: transitions', () => {
+  it('START + Verify with several factors: the 0.5 s loading dialog, then FACTOR_SELECTION', () => {
+    const loading = stepUpFlowReducer(flow('START'), { type: 'VERIFY' });
+    expect(loading).toEqual(flow('START', [...both], true));
+    expect(stepUpFlowReducer(loading, { type: 'VERIFY' })).toBe(loading);
+    expect(stepUpFlowReducer(loading, { type: 'SELECTION_LOADED' })).toEqual(flow('FACTOR_SELECTION'));
+  });
+
+  it("START + Verify with exactly one factor goes to that factor's screen", () => {
+    expect(stepUpFlowReducer(flow('START', ['googleAuth']), { type: 'VERIFY' }).state).toBe('GA_VERIFY');
+    expect(stepUpFlowReducer(flow('START', ['email']), { type: 'VERIFY' }).state).toBe('EMAIL_VERIFY');
+    expect(stepUpFlowReducer(flow('START', ['sms']), { type: 'VERIFY' }).state).toBe('SMS_VERIFY');
+  });
+
+  it('START + Verify with no factors goes to CHALLENGE_ERROR', () => {
+    expect(stepUpFlowReducer(flow('START', []), { type: 'VERIFY' }).state).toBe('CHALLENGE_ERROR');
+  });
+
+  it('SELECTION_LOADED without the loading dialog does nothing', () => {
+    const start = flow('START');
+    expect(stepUpFlowReducer(start, { type: 'SELECTION_LOADED' })).toBe(start);
+  });
+
+  it('FACTOR_SELECTION goes to GA_VERIFY or EMAIL_VERIFY; Back returns to START', () => {
+    expect(stepUpFlowReducer(flow('FACTOR_SELECTION'), { type: 'SELECT', factor: 'googleAuth' }).state).toBe(
+      'GA_VERIFY',
+    );
+    expect(stepUpFlowReducer(flow('FACTOR_SELECTION'), { type: 'SELECT', factor: 'email' }).state).toBe(
+      'EMAIL_VERIFY',
+    );
+    expect(stepUpFlowReducer(flow('FACTOR_SELECTION'), { type: 'BACK' }).state).toBe('START');
+    // A factor that is not active cannot be selected.
+    const gaOnly = flow('FACTOR_SELECTION', ['googleAuth']);
+    expect(stepUpFlowReducer(gaOnly, { type: 'SELECT', factor: 'email' })).toBe(gaOnly);
+  });
+
+  it.each(['GA_VERIFY', 'EMAIL_VERIFY', 'SMS_VERIFY'] as const)(
+    'Cancel from %s returns to FACTOR_SELECTION with several factors, otherwise to START',
+    (state) => {
+      expect(stepUpFlowReducer(flow(state), { type: 'CANCEL' }).state).toBe('FACTOR_SELECTION');
+      expect(stepUpFlowReducer(flow(state, ['googleAuth']), { type: 'CANCEL' }).state).toBe('START');
+    },
+  );
+
+  it('a failed email send goes from EMAIL_VERIFY to CHALLENGE_ERROR', () => {
+    expect(stepUpFlowReducer(flow('EMAIL_VERIFY'), { type: 'EMAIL_SEND_FAILED' }).state).toBe(
+      'CHALLENGE_ERROR',
+    );
+    const ga = flow('GA_VERIFY');
+    expect(stepUpFlowReducer(ga, { type: 'EMAIL_SEND_FAILED' })).toBe(ga);
+  });
+
+  it('CHALLENGE_ERROR is final', () => {
+    const error = flow('CHALLENGE_ERROR');
+    for (const action of [{ type: 'VERIFY' }, { type: 'BACK' }, { type: 'CANCEL' }] as const) {
+      expect(stepUpFlowReducer(error, action)).toBe(error);
+    }
+  });
+
+  it('ignores actions that do not apply', () => {
+    const start = flow('START');
+    expect(stepUpFlowReducer(start, { type: 'BACK' })).toBe(start);
+    expect(stepUpFlowReducer(start, { type: 'CANCEL' })).toBe(start);
+    const selection = flow('FACTOR_SELECTION');
+    expect(stepUpFlowReducer(selection, { type: 'CANCEL' })).toBe(selection);
+  });
+
+  it('a whole path: Verify → selection → email → Cancel → Back', () => {
+    expect(
+      run(
+        flow('START'),
+        { type: 'VERIFY' },
+        { type: 'SELECTION_LOADED' },
+        { type: 'SELECT', factor: 'email' },
+        { type: 'CANCEL' },
+        { type: 'BACK' },
+      ),
+    ).toEqual(flow('START'));
+  });
+});
