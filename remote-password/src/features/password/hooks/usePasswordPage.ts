@@ -1,4 +1,4 @@
-import { useCallback, useReducer } from 'react';
+import { useCallback, useReducer, useRef } from 'react';
 import { App } from 'shared-ui';
 import { useApiClient, useAuth, type PasswordChangeFields } from 'shared-auth';
 import { changePassword } from '../api/changePassword.js';
@@ -16,10 +16,13 @@ export function usePasswordPage() {
   const client = useApiClient();
   const { notification } = App.useApp();
   const [state, dispatch] = useReducer(passwordPageReducer, initialPasswordPageState);
+  // A second submit before React re-rendered (double Enter) must not send a second request.
+  const inFlight = useRef(false);
 
   const save = useCallback(
     async ({ currentPassword, newPassword }: PasswordChangeFields) => {
-      if (state.view !== 'CHANGE') return;
+      if (state.view !== 'CHANGE' || inFlight.current) return;
+      inFlight.current = true;
       dispatch({ type: 'SAVE' });
       try {
         await changePassword(client, user.sub, { OldPassword: currentPassword, NewPassword: newPassword });
@@ -31,6 +34,8 @@ export function usePasswordPage() {
         });
       } catch (error) {
         dispatch(actionForSaveFailure(error));
+      } finally {
+        inFlight.current = false;
       }
     },
     [client, notification, state.view, user.sub],
