@@ -13,7 +13,6 @@ export {
   Layout,
   Menu,
   Modal,
-  QRCode,
   Result,
   Select,
   Space,
@@ -22,7 +21,7 @@ export {
   Tag,
   Typography,
 } from 'antd';
-export type { DescriptionsProps, FormInstance, MenuProps, SelectProps } from 'antd';
+export type { DescriptionsProps, FormInstance, MenuProps, QRCodeProps, SelectProps } from 'antd';
 export {
   CheckCircleFilled,
   CloseCircleOutlined,
@@ -34,4 +33,5 @@ export {
   UserOutlined,
 } from '@ant-design/icons';
 export { PortalThemeProvider, portalTheme } from './theme.js';
+export { QRCode } from './QRCode.js';
 export { WaitDialog, type WaitDialogProps } from './WaitDialog.js';

@@ -37,20 +37,22 @@ function FactorSection({ factor, title, text, switchLabel, children, facts }: Se
 
   return (
     <section aria-labelledby={titleId} style={{ borderTop: '1px solid #f0f0f0', padding: '16px 0' }}>
-      <Flex justify="space-between" align="flex-start" gap={16}>
-        <div>
-          <Typography.Title level={2} id={titleId} style={{ fontSize: 20, margin: 0 }}>
-            {title}
-          </Typography.Title>
-          <p style={{ margin: '4px 0 0' }}>{text}</p>
-        </div>
+      {/* The switch leads the row: top-right toasts never cover it. */}
+      <Flex align="flex-start" gap={16}>
         <Switch
           aria-label={switchLabel}
           checked={on || view.enrolling}
           disabled={disabled}
           loading={view.busy}
           onChange={(checked) => (checked ? facts.switchOn(factor) : facts.switchOff(factor))}
+          style={{ marginTop: 4 }}
         />
+        <div>
+          <Typography.Title level={2} id={titleId} style={{ fontSize: 20, margin: 0 }}>
+            {title}
+          </Typography.Title>
+          <p style={{ margin: '4px 0 0' }}>{text}</p>
+        </div>
       </Flex>
       {view.enrolment === 'ERROR' ? (
         <p role="alert" style={{ marginTop: 12 }}>

@@ -1,0 +1,173 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { generateSync } from 'otplib';
+import { signInOnProvider } from '../support/sign-in.js';
+
+export const PORTAL = 'http://localhost:3000';
+const STEP_SECONDS = 30;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The test's authenticator app: codes from the secret the 'Enter a Setup Key' dialog showed, computed with
+ * otplib (the server uses otpauth, so the two implementations check each other). The server refuses a code of
+ * a step it already accepted (replay), so every code comes from a later step than the last one used. It
+ * accepts the next step too (±1 window): the next step's code is used instead of waiting up to 30 s, and a
+ * current-step code is never used with fewer than 3 s left in its step.
+ */
+export class Authenticator {
+  private lastStep = -1;
+
+  constructor(readonly secret: string) {}
+
+  async code(): Promise<string> {
+    for (;;) {
+      const now = Date.now() / 1000;
+      const current = Math.floor(now / STEP_SECONDS);
+      const left = STEP_SECONDS - (now % STEP_SECONDS);
+      let step: number | undefined;
+      if (this.lastStep < current) step = left >= 3 ? current : current + 1;
+      else if (this.lastStep === current) step = current + 1;
+      if (step !== undefined) {
+        this.lastStep = step;
+        return generateSync({ secret: this.secret, epoch: step * STEP_SECONDS + 1 });
+      }
+      await sleep(left * 1000 + 100);
+    }
+  }
+}
+
+/** A 6-digit code that is not the current one of any nearby step: a guaranteed wrong code. */
+export function wrongCode(secret: string): string {
+  const now = Math.floor(Date.now() / 1000);
+  const near = new Set(
+    [-2, -1, 0, 1, 2].map((delta) => generateSync({ secret, epoch: now + delta * STEP_SECONDS })),
+  );
+  for (let n = 0; ; n += 1) {
+    const candidate = String(n).padStart(6, '0');
+    if (!near.has(candidate)) return candidate;
+  }
+}
+
+export interface MailboxMessage {
+  to: string;
+  subject: string;
+  text: string;
+  date: string;
+}
+
+/** The newest mailbox message to this address (after `since`, ISO), waiting for it to arrive. */
+export async function mailFor(
+  request: APIRequestContext,
+  email: string,
+  since = '1970-01-01T00:00:00.000Z',
+  origin = PORTAL,
+): Promise<MailboxMessage & { code: string }> {
+  let found: MailboxMessage | undefined;
+  await expect(async () => {
+    const response = await request.get(`${origin}/dev/mailbox/messages`);
+    expect(response.ok()).toBe(true);
+    const messages = (await response.json()) as MailboxMessage[];
+    found = messages.find((message) => message.to === email && message.date > since);
+    expect(found).toBeDefined();
+  }).toPass({ timeout: 10_000 });
+  const code = /Your verification code is (\d{6})/.exec(found!.text)?.[1];
+  if (!code) throw new Error(`No code in: ${found!.text}`);
+  return { ...found!, code };
+}
+
+/** Waits until the server's 30-second email resend limit has passed since this message. */
+export async function waitForResendWindow(message: { date: string }): Promise<void> {
+  const wait = new Date(message.date).getTime() + 31_000 - Date.now();
+  if (wait > 0) await sleep(wait);
+}
+
+/** The setup key from the 'Enter a Setup Key' dialog (spaces between groups removed). */
+export async function readSetupKey(page: Page): Promise<string> {
+  await page.getByRole('button', { name: "Can't scan the QR code?" }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enter a Setup Key' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Time based');
+  const secret = (await dialog.getByLabel('Setup key').innerText()).replace(/\s+/g, '');
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  return secret;
+}
+
+export const emailSwitch = (page: Page) => page.getByRole('switch', { name: 'Verification with email' });
+export const appSwitch = (page: Page) =>
+  page.getByRole('switch', { name: 'Verification with Authenticator app' });
+export const googleSection = (page: Page) => page.getByRole('region', { name: 'Google Authenticator' });
+export const emailSection = (page: Page) => page.getByRole('region', { name: /^(Email|Your Email Factor)$/ });
+
+/** On the factors page: sets up the authenticator app through the setup key. Wrong code first if asked. */
+export async function enrolAuthenticator(
+  page: Page,
+  options: { wrongFirst?: boolean } = {},
+): Promise<Authenticator> {
+  await expect(appSwitch(page)).toBeEnabled();
+  await appSwitch(page).click();
+  await expect(page.getByRole('link', { name: 'Google Authenticator on the App Store' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Google Authenticator on Google Play' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'QR code to scan with Google Authenticator' })).toBeVisible();
+  const app = new Authenticator(await readSetupKey(page));
+  const section = googleSection(page);
+  if (options.wrongFirst) {
+    await section.getByLabel('Verification code').fill(wrongCode(app.secret));
+    await section.getByRole('button', { name: 'Verify' }).click();
+    await expect(section.getByRole('alert')).toHaveText('Not a correct verification code');
+  }
+  await section.getByLabel('Verification code').fill(await app.code());
+  await section.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByText('Google Authenticator is set up.')).toBeVisible();
+  await expect(section.getByText(/^Added [A-Z][a-z]{2} \d{1,2}, \d{4}$/)).toBeVisible();
+  return app;
+}
+
+/** On the factors page: sets up email with the code from the mailbox. Wrong code first if asked. */
+export async function enrolEmail(
+  page: Page,
+  request: APIRequestContext,
+  email: string,
+  options: { wrongFirst?: boolean } = {},
+): Promise<MailboxMessage> {
+  await expect(emailSwitch(page)).toBeEnabled();
+  await emailSwitch(page).click();
+  const section = emailSection(page);
+  const before = new Date(Date.now() - 1000).toISOString();
+  await section.getByRole('button', { name: 'Send Code' }).click();
+  await expect(section.getByRole('button', { name: /^Resend \(\d+s\)$/ })).toBeDisabled();
+  const message = await mailFor(request, email, before);
+  if (options.wrongFirst) {
+    await section.getByLabel('Verification code').fill(message.code === '000000' ? '111111' : '000000');
+    await section.getByRole('button', { name: 'Verify' }).click();
+    await expect(section.getByRole('alert')).toHaveText('Invalid verification code');
+  }
+  await section.getByLabel('Verification code').fill(message.code);
+  await section.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('region', { name: 'Your Email Factor' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Your Email Factor' }).getByText('Verified')).toBeVisible();
+  return message;
+}
+
+/** Password, then the provider's 2-step page with a code; back on `path`. */
+export async function signInWithCode(
+  page: Page,
+  user: { email: string; password: string },
+  code: () => Promise<string>,
+  path = '/profile',
+  origin = '',
+): Promise<void> {
+  await page.goto(`${origin}${path}`);
+  await signInOnProvider(page, user);
+  await expect(page.getByRole('heading', { name: '2-step verification' })).toBeVisible();
+  await page.getByLabel('Verification code').fill(await code());
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}$`));
+}
+
+export async function logout(page: Page, userName: string): Promise<void> {
+  await page.getByRole('button', { name: `User menu for ${userName}` }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+}

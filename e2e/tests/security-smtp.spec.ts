@@ -1,0 +1,173 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { SMTPServer } from 'smtp-server';
+import { REPO_ROOT } from '../support/paths.js';
+import { signInOnProvider } from '../support/sign-in.js';
+import { emailSection, emailSwitch, logout, waitForResendWindow } from './security-helpers.js';
+
+const run = promisify(execFile);
+
+interface Received {
+  to: string[];
+  raw: string;
+  date: string;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** A real SMTP server on an ephemeral loopback port, keeping what it receives. */
+async function startSmtp() {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      stream.on('end', () => {
+        received.push({
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          raw,
+          date: new Date().toISOString(),
+        });
+        callback();
+      });
+    },
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const { port } = server.server.address() as AddressInfo;
+  return { received, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A second portal server of this test's own, with SMTP_URL; the shared webServer cannot be reconfigured. */
+async function startPortal(smtpPort: number) {
+  const port = await freePort();
+  const origin = `http://localhost:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-smtp-'));
+  const settings = JSON.parse(
+    readFileSync(path.join(REPO_ROOT, 'config', 'settings.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  const settingsFile = path.join(dataDir, 'settings.json');
+  writeFileSync(settingsFile, JSON.stringify({ ...settings, Domain: origin }));
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'server', 'dist', 'server.js')], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PUBLIC_URL: origin,
+      DATA_DIR: dataDir,
+      SETTINGS_FILE: settingsFile,
+      SHELL_DIST: path.join(REPO_ROOT, 'shell', 'dist'),
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: 'My Profile <no-reply@example.org>',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await expect(async () => {
+    if (child.exitCode !== null) throw new Error(`The second server stopped: ${stderr}`);
+    const response = await fetch(`${origin}/healthz`);
+    expect(response.ok).toBe(true);
+  }).toPass({ timeout: 20_000 });
+  return {
+    origin,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function codeOf(message: Received | undefined): string {
+  const code = message && /Your verification code is (\d{6})/.exec(message.raw)?.[1];
+  if (!code) throw new Error('No code in the message');
+  return code;
+}
+
+test.describe.configure({ timeout: 150_000 });
+
+test('with SMTP_URL, codes travel through a real SMTP server: email enrolment and sign-in', async ({
+  page,
+}) => {
+  const smtp = await startSmtp();
+  const portal = await startPortal(smtp.port);
+  try {
+    const id = randomUUID().slice(0, 8);
+    const user = {
+      email: `smtp-${id}@example.org`,
+      password: `Pw-${randomUUID()}-Zx9`,
+      name: `Sue Mailer${id}`,
+    };
+    await run(process.execPath, [
+      path.join(REPO_ROOT, 'server', 'dist', 'directory', 'cli.js'),
+      'add-user',
+      '--email',
+      user.email,
+      '--password',
+      user.password,
+      '--given-name',
+      'Sue',
+      '--family-name',
+      `Mailer${id}`,
+      '--country',
+      'DE',
+      '--data-dir',
+      portal.dataDir,
+    ]);
+    // No built-in mailbox when SMTP is configured.
+    expect((await fetch(`${portal.origin}/dev/mailbox/messages`)).status).toBe(404);
+
+    await page.goto(`${portal.origin}/security`);
+    await signInOnProvider(page, user);
+    await expect(page).toHaveURL(`${portal.origin}/security`);
+    await expect(emailSwitch(page)).toBeEnabled();
+    await emailSwitch(page).click();
+    await emailSection(page).getByRole('button', { name: 'Send Code' }).click();
+    await expect.poll(() => smtp.received.length).toBe(1);
+    const enrolment = smtp.received[0]!;
+    expect(enrolment.to).toEqual([user.email]);
+    expect(enrolment.raw).toMatch(/^From: My Profile <no-reply@example\.org>/m);
+    expect(enrolment.raw).toMatch(/^Subject: Confirm your email for 2-step verification/m);
+    await emailSection(page).getByLabel('Verification code').fill(codeOf(enrolment));
+    await emailSection(page).getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByRole('region', { name: 'Your Email Factor' })).toBeVisible();
+
+    await logout(page, user.name);
+    await page.goto(`${portal.origin}/profile`);
+    await signInOnProvider(page, user);
+    await expect(page.getByRole('heading', { name: '2-step verification' })).toBeVisible();
+    await waitForResendWindow(enrolment);
+    await page.getByRole('button', { name: 'Send code by email' }).click();
+    await expect(page.getByRole('status')).toContainText('We sent a code to');
+    await expect.poll(() => smtp.received.length).toBe(2);
+    expect(smtp.received[1]!.raw).toMatch(/^Subject: Your verification code/m);
+    await page.getByLabel('Verification code').fill(codeOf(smtp.received[1]));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page).toHaveURL(`${portal.origin}/profile`);
+    await expect(page.getByRole('table')).toContainText(user.email);
+  } finally {
+    await portal.stop();
+    await smtp.close();
+  }
+});
