@@ -30,6 +30,25 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // antd reaches the apps only through shared-ui: one tree-shaken, themed copy for the whole page.
+    files: ['shell/**/*.{ts,tsx}', 'remote-*/**/*.{ts,tsx}', 'shared-auth/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'antd',
+              message: "Import antd components from 'shared-ui' (see README: Adding a UI component).",
+            },
+            { name: '@ant-design/icons', message: "Import icons from 'shared-ui'." },
+          ],
+          patterns: [{ group: ['antd/*', '@ant-design/icons/*'], message: "Import from 'shared-ui'." }],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.browser } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

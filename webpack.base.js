@@ -22,8 +22,23 @@ function readJson(file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
+function dependenciesOf(appDir) {
+  return readJson(path.join(appDir, 'package.json')).dependencies ?? {};
+}
+
+/** Libraries that import whole APIs the portal does not need get the portal's slim entry instead. */
+function slimAliases(appDir, appRequire) {
+  const dependencies = dependenciesOf(appDir);
+  const aliases = {};
+  // okta-react does `import * as ReactRouterDom from 'react-router-dom'`, which would keep all of the router.
+  if ('shared-router' in dependencies) aliases['react-router-dom$'] = appRequire.resolve('shared-router');
+  // The core build has OAuth, tokens and sessions: everything the shell uses, without IDX and MyAccount.
+  if ('@okta/okta-auth-js' in dependencies) aliases['@okta/okta-auth-js$'] = '@okta/okta-auth-js/core';
+  return aliases;
+}
+
 function sharedConfig(appDir, appRequire) {
-  const { dependencies = {} } = readJson(path.join(appDir, 'package.json'));
+  const dependencies = dependenciesOf(appDir);
   const shared = {};
   for (const request of SINGLETONS) {
     const packageName = request.split('/')[0];
@@ -84,6 +99,7 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
         // Sources import siblings Node-style ('./x.js'); find the .ts/.tsx behind them.
         extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
         conditionNames: ['portal-source', 'browser', 'import', 'module', 'default'],
+        alias: slimAliases(appDir, appRequire),
       },
       module: {
         rules: [
@@ -122,7 +138,12 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
           dts: false,
           dev: false,
           experiments: {
-            optimization: { disableSnapshot: true, target: 'web' },
+            // Remotes are loaded by remoteEntry.js (no manifest snapshot), and consume no remotes themselves.
+            optimization: {
+              disableSnapshot: true,
+              target: 'web',
+              ...(role === 'remote' ? { disableRemote: true } : {}),
+            },
           },
         }),
         new HtmlWebpackPlugin({

@@ -46,7 +46,7 @@ test('a stopped remote shows the contained message, the rest works, and Retry re
   }
 });
 
-test('React, react-dom, antd (shared-ui) and shared-auth are each loaded once, from the shell', async ({
+test('React, react-dom, the router, antd (shared-ui) and shared-auth are each loaded once, from the shell', async ({
   page,
 }) => {
   const remoteBytes: number[] = [];
@@ -75,7 +75,14 @@ test('React, react-dom, antd (shared-ui) and shared-auth are each loaded once, f
       ]),
     );
   });
-  for (const name of ['react', 'react/jsx-runtime', 'react-dom', 'shared-ui', 'shared-auth']) {
+  for (const name of [
+    'react',
+    'react/jsx-runtime',
+    'react-dom',
+    'shared-ui',
+    'shared-auth',
+    'shared-router',
+  ]) {
     expect(shared[name], name).toHaveLength(1);
     expect(shared[name]?.[0], name).toMatchObject({ from: 'shell', loaded: true });
   }

@@ -1,4 +1,5 @@
-import { countries } from 'countries-list';
+// Generated from the countries-list dataset by scripts/generate-countries.mjs: [code, name, dial code].
+import rows from './countries.data.json' with { type: 'json' };
 
 export interface Country {
   /** ISO 3166-1 alpha-2 code, upper case. */
@@ -8,14 +9,13 @@ export interface Country {
   dial_code: string;
 }
 
-// Ascension and Tristan da Cunha have no flag of their own in the flag set we serve, and are part of
-// Saint Helena, which the list keeps.
-const WITHOUT_OWN_FLAG = new Set(['AC', 'TA']);
-
-export const COUNTRIES: readonly Country[] = Object.entries(countries)
-  .filter(([code]) => !WITHOUT_OWN_FLAG.has(code))
-  .map(([code, data]) => ({ code, name: data.name, dial_code: `+${data.phone[0] ?? ''}` }))
-  .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+export const COUNTRIES: readonly Country[] = (rows as [string, string, string][]).map(
+  ([code, name, dial_code]) => ({
+    code,
+    name,
+    dial_code,
+  }),
+);
 
 const BY_CODE = new Map(COUNTRIES.map((country) => [country.code, country]));
 

@@ -1,4 +1,4 @@
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter } from 'shared-router';
 import { PortalThemeProvider } from 'shared-ui';
 import { SettingsGate } from '../features/settings/components/SettingsGate.js';
 import { RemotesProvider } from '../features/remotes/hooks/useRemotes.js';

@@ -1,22 +1,23 @@
 import { useCallback, useMemo } from 'react';
-import { Navigate, Route, Routes, useNavigate } from 'react-router-dom';
-import { LoginCallback, Security } from '@okta/okta-react';
-import { toRelativeUrl, type OktaAuth } from '@okta/okta-auth-js';
-import { WaitDialog } from 'shared-ui';
+import { Navigate, Route, Routes, useNavigate } from 'shared-router';
+import { Security } from '@okta/okta-react';
+import { toRelativeUrl } from '@okta/okta-auth-js/core';
+import type { OktaAuth as FullOktaAuth } from '@okta/okta-auth-js';
 import { PageMessage } from '../components/PageMessage.js';
 import type { Settings } from 'shared-auth';
 import { createOktaAuth } from '../features/auth/oktaConfig.js';
 import { RequireAuth } from '../features/auth/components/RequireAuth.js';
-import { LoginError } from '../features/auth/components/LoginError.js';
+import { LoginCallbackRoute } from '../features/auth/components/LoginCallbackRoute.js';
 import { PORTAL_PAGES } from '../features/remotes/pages.js';
 import { RemotePage } from '../features/remotes/components/RemotePage.js';
 import { SignedInPortal } from './SignedInPortal.js';
 
 export function PortalRoutes({ settings }: { settings: Settings }) {
   const navigate = useNavigate();
-  const oktaAuth = useMemo(() => createOktaAuth(settings), [settings]);
+  // okta-react's types name the full SDK; it only calls the core API (OAuth, tokens, auth state) that this is.
+  const oktaAuth = useMemo(() => createOktaAuth(settings) as unknown as FullOktaAuth, [settings]);
   const restoreOriginalUri = useCallback(
-    async (_auth: OktaAuth, originalUri: string | undefined) => {
+    async (_auth: FullOktaAuth, originalUri: string | undefined) => {
       // The sign-in return route shows the profile unless the visitor was headed elsewhere.
       await navigate(toRelativeUrl(originalUri || '/profile', window.location.origin), { replace: true });
     },
@@ -27,12 +28,7 @@ export function PortalRoutes({ settings }: { settings: Settings }) {
     <Security oktaAuth={oktaAuth} restoreOriginalUri={restoreOriginalUri}>
       <Routes>
         <Route path="/" element={<Navigate to="/profile" replace />} />
-        <Route
-          path="/login/callback"
-          element={
-            <LoginCallback errorComponent={LoginError} loadingElement={<WaitDialog open title="Loading" />} />
-          }
-        />
+        <Route path="/login/callback" element={<LoginCallbackRoute />} />
         <Route element={<RequireAuth />}>
           <Route element={<SignedInPortal settings={settings} />}>
             {PORTAL_PAGES.map((page) => (

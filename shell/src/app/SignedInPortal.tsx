@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Outlet } from 'shared-router';
 import { useOktaAuth } from '@okta/okta-react';
 import { WaitDialog } from 'shared-ui';
 import { AuthProvider, createApiClient, userFromClaims, type PortalAuth, type Settings } from 'shared-auth';

@@ -1,4 +1,4 @@
-import { OktaAuth, type OktaAuthOptions } from '@okta/okta-auth-js';
+import { OktaAuth, type OktaAuthOptions } from '@okta/okta-auth-js/core';
 import { issuerOf, type Settings } from 'shared-auth';
 
 /** Scopes the spec asks for (section 3); the embedded provider and Okta both issue refresh tokens with them. */

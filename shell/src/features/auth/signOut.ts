@@ -1,4 +1,4 @@
-import type { OktaAuth } from '@okta/okta-auth-js';
+import type { OktaAuth } from '@okta/okta-auth-js/core';
 
 /** Logout (spec section 2): clear local storage, then sign out of the identity provider. */
 export async function signOut(oktaAuth: OktaAuth): Promise<void> {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Outlet } from 'shared-router';
 import { useOktaAuth } from '@okta/okta-react';
-import { toRelativeUrl } from '@okta/okta-auth-js';
+import { toRelativeUrl } from '@okta/okta-auth-js/core';
 import { WaitDialog } from 'shared-ui';
 
 /** Secure routes: a visitor without tokens goes to sign-in and comes back to the address they asked for. */

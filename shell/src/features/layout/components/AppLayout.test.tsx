@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router-dom';
+import { MemoryRouter } from 'react-router';
 import { PortalThemeProvider } from 'shared-ui';
 import type { Settings } from 'shared-auth';
 import { AppLayout } from './AppLayout.js';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { NavLink } from 'react-router-dom';
+import { NavLink } from 'shared-router';
 import { IdcardOutlined, Layout, LockOutlined, SafetyOutlined } from 'shared-ui';
 import type { PortalPage } from '../../remotes/pages.js';
 

@@ -61,7 +61,9 @@ export function RemotePage({ page, load = loadPageModule }: RemotePageProps) {
 
   if (remotes.status === 'loading') return <PageLoading label={page.label} />;
   if (remotes.status === 'failed') {
-    return <PageMessage status="warning" title={`${page.label} could not be loaded`} subTitle={remotes.message} />;
+    return (
+      <PageMessage status="warning" title={`${page.label} could not be loaded`} subTitle={remotes.message} />
+    );
   }
   if (!available) {
     return (
