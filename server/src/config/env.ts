@@ -86,6 +86,12 @@ export const envSchema = z.object({
     }),
   API_AUDIENCE: z.string().trim().min(1, { error: 'must not be empty' }).default('api://default'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Requests per minute one client address may make to /api (a guard against floods, not against guessing). */
+  API_RATE_LIMIT: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .default(600),
   /**
    * 32-byte key (64 hex characters, or base64/base64url) that encrypts the authenticator-app secrets at rest.
    * Unset: one is generated once and kept in DATA_DIR (see src/factors/encryption-key.ts).

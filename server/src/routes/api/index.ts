@@ -44,7 +44,7 @@ async function resolveCaller(app: FastifyInstance, request: FastifyRequest, toke
 
 /** Everything under /api. One onRequest hook authenticates every route that is not marked `public`. */
 export default async function apiRoutes(app: FastifyInstance) {
-  app.addHook('onRequest', app.rateLimit({ max: 300, timeWindow: '1 minute' }));
+  app.addHook('onRequest', app.rateLimit({ max: app.config.API_RATE_LIMIT, timeWindow: '1 minute' }));
 
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.public === true) return;
