@@ -1,0 +1,129 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createUser, type TestUser } from '../support/users.js';
+import { signIn, signInOnProvider } from '../support/sign-in.js';
+
+// Shares no 3 characters with createUser()'s emails (e2e-<8 hex>@example.org) and meets every rule.
+const NEW_PASSWORD = 'Tumbling-Down-7Q';
+
+async function openChangeView(page: Page, user: TestUser) {
+  await signIn(page, user, '/password');
+  await expect(page.getByRole('heading', { level: 1, name: 'Password' })).toBeVisible();
+  await expect(page.getByRole('table')).toContainText(user.email);
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await expect(page.getByText(`You are changing your password for: ${user.email}`)).toBeVisible();
+}
+
+async function fillForm(page: Page, current: string, next: string) {
+  await page.getByLabel('Current Password').fill(current);
+  await page.getByLabel('New Password').fill(next);
+  await page.getByLabel('Confirm Password').fill(next);
+}
+
+/** The page's own access token, as the shell keeps it (okta-auth-js token storage). */
+async function callChangeFromThePage(page: Page, sub: string, body: unknown) {
+  return page.evaluate(
+    async ({ sub, body }) => {
+      const storage = JSON.parse(localStorage.getItem('okta-token-storage') ?? '{}') as {
+        accessToken?: { accessToken?: string };
+      };
+      const response = await fetch(`/api/password/${sub}/change`, {
+        method: 'PUT',
+        headers: {
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${storage.accessToken?.accessToken ?? ''}`,
+        },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    },
+    { sub, body },
+  );
+}
+
+test('a user changes the password; after Logout the old one is refused and the new one works', async ({
+  page,
+}) => {
+  const user = await createUser();
+  await openChangeView(page, user);
+
+  // The rules are a live checklist under New Password, announced through the field's description.
+  const newPassword = page.getByLabel('New Password');
+  await newPassword.fill('tumbling');
+  await expect(newPassword).toHaveAccessibleDescription(/At least 1 number ?, not met/);
+  await expect(newPassword).toHaveAccessibleDescription(/At least 8 characters ?, met/);
+  const save = page.getByRole('button', { name: 'Save' });
+  await expect(save).toBeDisabled();
+
+  await fillForm(page, user.password, NEW_PASSWORD);
+  await expect(newPassword).not.toHaveAccessibleDescription(/not met/);
+  await expect(save).toBeEnabled();
+  const answer = page.waitForResponse(
+    (response) =>
+      response.url().endsWith(`/api/password/${user.sub}/change`) && response.request().method() === 'PUT',
+  );
+  await save.click();
+  const response = await answer;
+  expect(response.status()).toBe(200);
+  const timing = (await response.allHeaders())['server-timing'] ?? '';
+  test.info().annotations.push({ type: 'argon2 (server)', description: timing });
+
+  await expect(page.getByText('Your changes are saved.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Change Password' })).toBeVisible();
+  await expect(page.getByLabel('Current Password')).toHaveCount(0);
+
+  // The portal's own session survives the change: a reload stays signed in and the API still answers.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Password' })).toBeVisible();
+  await page
+    .getByRole('navigation', { name: 'Account pages' })
+    .getByRole('link', { name: 'My Profile' })
+    .click();
+  await expect(page.getByRole('table')).toContainText(user.familyName);
+
+  await page.getByRole('button', { name: `User menu for ${user.name}` }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+
+  await signInOnProvider(page, user);
+  await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.');
+
+  await signInOnProvider(page, { email: user.email, password: NEW_PASSWORD });
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByRole('table')).toContainText(user.email);
+});
+
+test("a wrong current password shows 'Changes could not be saved' with the server's text", async ({
+  page,
+}) => {
+  const user = await createUser();
+  await openChangeView(page, user);
+  await fillForm(page, 'Not-The-Password-1', NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  const dialog = page.getByRole('dialog', { name: 'Changes could not be saved' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('The current password is not correct.');
+  await expect(dialog).toContainText('Please make the necessary changes and try again');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // Back in the form with what was typed; the password did not change.
+  await expect(page.getByLabel('New Password')).toHaveValue(NEW_PASSWORD);
+  await expect(page.getByRole('button', { name: 'Save' })).toBeEnabled();
+});
+
+test('a federated user sees the page is not for them, and the server refuses them too', async ({ page }) => {
+  const user = await createUser({ federated: true });
+  await signIn(page, user, '/password');
+  await expect(page.getByText('Resource not available for federated users')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Change Password' })).toHaveCount(0);
+
+  const refused = await callChangeFromThePage(page, user.sub, {
+    OldPassword: user.password,
+    NewPassword: NEW_PASSWORD,
+  });
+  expect(refused).toEqual({
+    status: 403,
+    body: { error: 'Federated users cannot change their password here.' },
+  });
+});
