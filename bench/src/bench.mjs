@@ -5,7 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchChromium, signedInContext } from './browser.mjs';
+import { measureApiThroughput } from './api-throughput.mjs';
 import { measureFirstPage } from './first-page.mjs';
+import { measurePageTimings } from './page-timings.mjs';
 import { PORTAL, ROOT, startPortal } from './portal.mjs';
 
 const ALICE = { email: 'alice@example.com', password: 'Wonderland-42', familyName: 'Liddell' };
@@ -29,10 +31,23 @@ const browser = await launchChromium();
 try {
   const context = await signedInContext(browser, PORTAL, ALICE);
   results.firstPage = await measureFirstPage(context, PORTAL, ALICE);
+  const remotes = await (await fetch(`${PORTAL}/remotes.json`)).json();
+  if (remotes.remotes.remote_password) results.pageTimings = await measurePageTimings(context, PORTAL, ALICE);
+  const tokens = await accessTokenOf(context);
   await context.close();
+  if (!args.has('--no-api')) results.api = await measureApiThroughput(PORTAL, tokens);
 } finally {
   await browser.close();
   await portal.stop();
+}
+
+async function accessTokenOf(context) {
+  const state = await context.storageState();
+  const stored = state.origins
+    .find((origin) => origin.origin === PORTAL)
+    ?.localStorage.find((item) => item.name === 'okta-token-storage');
+  const tokens = JSON.parse(stored?.value ?? '{}');
+  return { accessToken: tokens.accessToken?.accessToken, sub: tokens.idToken?.claims?.sub };
 }
 
 const { files, byPackage } = results.firstPage;
@@ -49,6 +64,35 @@ const distance = total - GOAL_BYTES;
 console.log(
   `  goal ≤ ${kB(GOAL_BYTES)}: ${distance <= 0 ? `met, ${kB(-distance)} under` : `${kB(distance)} over`}; guard rail ${kB(GUARD_RAIL_BYTES)}`,
 );
+
+if (results.pageTimings) {
+  const t = results.pageTimings;
+  console.log(`\nPage timings (headless Chromium, median of ${t.runs} runs)`);
+  console.log(
+    `  navigation to /profile rendered (signed in)      ${t.navigationToProfileMs.toFixed(0).padStart(5)} ms`,
+  );
+  console.log(
+    `  switch to ${t.otherPage}, remote not loaded yet         ${t.switchToRemoteColdMs.toFixed(0).padStart(5)} ms`,
+  );
+  console.log(
+    `  switch to ${t.otherPage}, preloaded on hover           ${t.switchToRemotePreloadedMs.toFixed(0).padStart(5)} ms`,
+  );
+  console.log(
+    `  switch back to My Profile (remote loaded: in-bundle)  ${t.switchToLoadedRemoteMs.toFixed(0).padStart(5)} ms`,
+  );
+} else {
+  console.log('\nPage timings: skipped (remote_password is not in remotes.json)');
+}
+
+if (results.api) {
+  const { baseline, authenticated, ratio, connections, durationSeconds } = results.api;
+  const line = (label, r) =>
+    `  ${label.padEnd(44)} ${String(r.requestsPerSecond).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  non-2xx ${r.non2xx}`;
+  console.log(`\nAPI throughput (autocannon, ${connections} connections, ${durationSeconds} s each)`);
+  console.log(line('bare Fastify route (baseline)', baseline));
+  console.log(line('GET /api/profile/{sub}/isfederated (bearer)', authenticated));
+  console.log(`  ratio ${ratio.toFixed(2)} (goal ≥ 0.5); p99 ${authenticated.p99Ms} ms (goal ≤ 20 ms)`);
+}
 
 if (results.buildSeconds) console.log(`\nBuild (pnpm build, all apps): ${results.buildSeconds.toFixed(1)} s`);
 const timingsFile = path.join(ROOT, 'data', 'timings', 'test.json');

@@ -1,2 +1,5 @@
+import { startEarlyRequests } from './app/startup.js';
+
+startEarlyRequests();
 // The async boundary lets Module Federation set up the shared singletons before anything imports them.
 import('./bootstrap');

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'shared-router';
 import { IdcardOutlined, Layout, LockOutlined, SafetyOutlined } from 'shared-ui';
 import type { PortalPage } from '../../remotes/pages.js';
+import { preloadPageModule } from '../../remotes/api/remotesConfig.js';
 
 const ICONS: Record<string, ReactNode> = {
   '/profile': <IdcardOutlined aria-hidden />,
@@ -25,6 +26,9 @@ export function SideNav({ pages }: { pages: readonly PortalPage[] }) {
             <li key={page.path}>
               <NavLink
                 to={page.path}
+                // Start loading the page's remote as soon as the user shows interest in it.
+                onMouseEnter={() => preloadPageModule(page.remote)}
+                onFocus={() => preloadPageModule(page.remote)}
                 style={({ isActive }) => ({
                   display: 'flex',
                   alignItems: 'center',

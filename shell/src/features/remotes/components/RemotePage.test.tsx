@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
 import { PortalThemeProvider } from 'shared-ui';
 import type { RemotesConfig } from 'shared-auth';
 import { RemotesProvider } from '../hooks/useRemotes.js';
@@ -10,6 +11,7 @@ jest.mock('../api/remotesConfig.js', () => ({
   getRemotesConfig: jest.fn(),
   registerPortalRemotes: jest.fn(),
   loadPageModule: jest.fn(),
+  preloadPageModule: jest.fn(),
 }));
 
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
@@ -22,9 +24,11 @@ const config: RemotesConfig = {
 function renderPage(page: typeof profilePage, load: jest.Mock, loadConfig = () => Promise.resolve(config)) {
   render(
     <PortalThemeProvider>
-      <RemotesProvider load={loadConfig} register={() => undefined}>
-        <RemotePage page={page} load={load} />
-      </RemotesProvider>
+      <MemoryRouter initialEntries={[page.path]}>
+        <RemotesProvider load={loadConfig} register={() => undefined}>
+          <RemotePage page={page} load={load} />
+        </RemotesProvider>
+      </MemoryRouter>
     </PortalThemeProvider>,
   );
 }
@@ -68,6 +72,15 @@ describe('RemotePage', () => {
     renderPage(passwordPage, load);
     expect(await screen.findByText('Password is not available')).toBeInTheDocument();
     expect(load).not.toHaveBeenCalled();
+  });
+
+  it("starts loading the landing page's remote as soon as the remotes are registered", async () => {
+    const { preloadPageModule } = jest.requireMock<{ preloadPageModule: jest.Mock }>(
+      '../api/remotesConfig.js',
+    );
+    renderPage(profilePage, jest.fn().mockResolvedValue({ default: () => <h1>My Profile</h1> }));
+    await screen.findByRole('heading', { name: 'My Profile' });
+    expect(preloadPageModule).toHaveBeenCalledWith('remote_profile');
   });
 
   it('says which setting is wrong when the remotes configuration cannot be used', async () => {

@@ -1,6 +1,8 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { RemotesConfig } from 'shared-auth';
-import { getRemotesConfig, registerPortalRemotes } from '../api/remotesConfig.js';
+import { useLocation } from 'shared-router';
+import { getRemotesConfig, preloadPageModule, registerPortalRemotes } from '../api/remotesConfig.js';
+import { PORTAL_PAGES } from '../pages.js';
 
 export type RemotesState =
   | { status: 'loading' }
@@ -22,12 +24,18 @@ export function RemotesProvider({
   children,
 }: RemotesProviderProps) {
   const [state, setState] = useState<RemotesState>({ status: 'loading' });
+  const { pathname } = useLocation();
+  // Only the address the visitor arrived at matters here (later pages preload on hover).
+  const [landingPath] = useState(pathname);
 
   useEffect(() => {
     let current = true;
     load()
       .then((config) => {
         register(config);
+        // Fetch the landing page's remote while sign-in and the federated check are still under way.
+        const landingPage = PORTAL_PAGES.find((page) => page.path === landingPath);
+        if (landingPage && config.remotes[landingPage.remote]) preloadPageModule(landingPage.remote);
         if (current) setState({ status: 'ready', available: new Set(Object.keys(config.remotes)) });
       })
       .catch((error: unknown) => {
@@ -38,7 +46,7 @@ export function RemotesProvider({
     return () => {
       current = false;
     };
-  }, [load, register]);
+  }, [load, register, landingPath]);
 
   return <RemotesContext.Provider value={state}>{children}</RemotesContext.Provider>;
 }
