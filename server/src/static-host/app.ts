@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import cors from '@fastify/cors';
 import fastifyStatic from '@fastify/static';
@@ -6,23 +6,37 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { cacheControlFor } from '../routes/web.js';
 
 export interface StaticHostOptions {
-  /** The folder to serve: a remote's build output (remoteEntry.js, mf-manifest.json, hashed chunks). */
+  /**
+   * The folder to serve: a remote's build output (remoteEntry.js, mf-manifest.json, hashed chunks), or a folder of
+   * such builds side by side, as a CDN keeps versions (remote-profile/1.1.0/remoteEntry.js).
+   */
   root: string;
   /** Pages allowed to load these files with CORS (the portal and the pages that embed a remote). */
   allowedOrigins: readonly string[];
   logger?: FastifyServerOptions['logger'];
 }
 
+/** The remoteEntry.js files in a folder and up to `depth` levels below it, as paths relative to it. */
+export function remoteEntriesIn(root: string, depth = 3): string[] {
+  if (existsSync(path.join(root, 'remoteEntry.js'))) return ['remoteEntry.js'];
+  if (depth === 0 || !existsSync(root)) return [];
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) =>
+      remoteEntriesIn(path.join(root, entry.name), depth - 1).map((file) => `${entry.name}/${file}`),
+    );
+}
+
 /**
- * A static host for one remote's build, as a CDN would serve it: unhashed entry files no-cache, hashed chunks
- * immutable, CORS for the pages that load them.
+ * A static host for a remote's builds, as a CDN would serve them: unhashed entry files no-cache, hashed chunks
+ * immutable, CORS for the pages that load them. Builds keep working from any path (publicPath 'auto').
  */
 export async function buildStaticHost({
   root,
   allowedOrigins,
   logger = false,
 }: StaticHostOptions): Promise<FastifyInstance> {
-  if (!existsSync(path.join(root, 'remoteEntry.js'))) {
+  if (remoteEntriesIn(root).length === 0) {
     throw new Error(`${root} holds no remoteEntry.js: build the remote first (pnpm build).`);
   }
   const app = Fastify({ logger });

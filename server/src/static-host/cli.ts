@@ -1,7 +1,8 @@
 // Serves one remote's build folder: node server/dist/static-host/cli.js --root remote-profile/dist --port 3001
+// (or a folder of versioned builds: --root cdn, serving cdn/remote-profile/1.1.0/remoteEntry.js and the like).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildStaticHost } from './app.js';
+import { buildStaticHost, remoteEntriesIn } from './app.js';
 
 const DEFAULT_ORIGINS = 'http://localhost:3000,http://localhost:3100';
 
@@ -34,9 +35,10 @@ const app = await buildStaticHost({ root, allowedOrigins, logger: { level: 'warn
   (error: unknown) => fail(error instanceof Error ? error.message : String(error)),
 );
 await app.listen({ port, host: values.host });
-process.stdout.write(
-  `  ${path.basename(path.dirname(root))}: http://${values.host}:${port}/remoteEntry.js\n`,
-);
+// One line per build served (a folder of versions has several).
+for (const entry of remoteEntriesIn(root)) {
+  process.stdout.write(`  ${path.basename(path.dirname(root))}: http://${values.host}:${port}/${entry}\n`);
+}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void app.close().then(() => process.exit(0)));

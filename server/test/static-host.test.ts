@@ -1,0 +1,115 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildStaticHost, remoteEntriesIn } from '../src/static-host/app.js';
+import { tempDir } from './helpers.js';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const PORTAL = 'http://localhost:3000';
+
+/** A remote's build output as webpack writes it: unhashed entry files, hashed chunks. */
+function writeBuild(folder: string, buildId: string): void {
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, 'remoteEntry.js'), `/* ${buildId} */`);
+  writeFileSync(path.join(folder, 'mf-manifest.json'), JSON.stringify({ id: buildId }));
+  writeFileSync(path.join(folder, '__federation_expose_ProfilePage.f66b2dd5fc.js'), `/* page ${buildId} */`);
+  writeFileSync(path.join(folder, '242.ef4cfcd5e0.js'), '/* chunk */');
+  writeFileSync(path.join(folder, '242.ef4cfcd5e0.js.map'), '{}');
+}
+
+describe("a remote's build, served as a CDN would", () => {
+  let dir: string;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    dir = tempDir();
+    writeBuild(path.join(dir, 'dist'), '1.0.0');
+    app = await buildStaticHost({ root: path.join(dir, 'dist'), allowedOrigins: [PORTAL] });
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['/remoteEntry.js', '/mf-manifest.json'])('serves the unhashed %s no-cache', async (url) => {
+    const response = await app.inject(url);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each(['/__federation_expose_ProfilePage.f66b2dd5fc.js', '/242.ef4cfcd5e0.js'])(
+    'serves the hashed chunk %s immutable',
+    async (url) => {
+      const response = await app.inject(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe(IMMUTABLE);
+      expect(response.headers['content-type']).toMatch(/javascript/);
+    },
+  );
+
+  it('lets the allowed pages load it cross-origin, and no others', async () => {
+    const allowed = await app.inject({ url: '/remoteEntry.js', headers: { origin: PORTAL } });
+    expect(allowed.headers['access-control-allow-origin']).toBe(PORTAL);
+    expect(allowed.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(allowed.headers['x-content-type-options']).toBe('nosniff');
+    const other = await app.inject({
+      url: '/remoteEntry.js',
+      headers: { origin: 'https://elsewhere.example' },
+    });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('answers a missing file with 404, and lists no folder', async () => {
+    const response = await app.inject('/missing.js');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ error: 'Not found: GET /missing.js' });
+    expect((await app.inject('/')).statusCode).toBeGreaterThanOrEqual(400);
+  });
+});
+
+describe('a folder of versioned builds (remote-profile/<version>/)', () => {
+  let dir: string;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    dir = tempDir();
+    writeBuild(path.join(dir, 'cdn', 'remote-profile', '1.0.0'), '1.0.0');
+    writeBuild(path.join(dir, 'cdn', 'remote-profile', '1.1.0'), '1.1.0');
+    app = await buildStaticHost({ root: path.join(dir, 'cdn'), allowedOrigins: [PORTAL] });
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds every build in it', () => {
+    expect(remoteEntriesIn(path.join(dir, 'cdn')).sort()).toEqual([
+      'remote-profile/1.0.0/remoteEntry.js',
+      'remote-profile/1.1.0/remoteEntry.js',
+    ]);
+  });
+
+  it('serves each version from its own path, with the same cache rules', async () => {
+    for (const version of ['1.0.0', '1.1.0']) {
+      const entry = await app.inject(`/remote-profile/${version}/remoteEntry.js`);
+      expect(entry.statusCode).toBe(200);
+      expect(entry.body).toBe(`/* ${version} */`);
+      expect(entry.headers['cache-control']).toBe('no-cache');
+      const chunk = await app.inject(
+        `/remote-profile/${version}/__federation_expose_ProfilePage.f66b2dd5fc.js`,
+      );
+      expect(chunk.body).toBe(`/* page ${version} */`);
+      expect(chunk.headers['cache-control']).toBe(IMMUTABLE);
+    }
+  });
+});
+
+it('refuses a folder that holds no build', async () => {
+  const dir = tempDir();
+  try {
+    await expect(buildStaticHost({ root: dir, allowedOrigins: [PORTAL] })).rejects.toThrow(
+      /holds no remoteEntry\.js: build the remote first/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
