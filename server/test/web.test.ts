@@ -59,6 +59,11 @@ describe('without a shell build', () => {
     );
     expect(directive('style-src')).toMatch(/^style-src 'self' 'unsafe-inline' http:\/\/localhost:3001/);
     expect(directive('connect-src')).toContain('http://localhost:3001');
+    // The remotes' dev servers reload the page through a websocket on their origin (http:// does not cover ws://).
+    for (const origin of t.config.TRUSTED_ORIGINS) {
+      expect(directive('connect-src')).toContain(origin.replace(/^http/, 'ws'));
+    }
+    expect(directive('connect-src')).toContain('ws://localhost:3001');
     expect(directive('img-src')).toContain('http://localhost:3001');
     expect(directive('frame-ancestors')).toBe("frame-ancestors 'self'");
     expect(directive('object-src')).toBe("object-src 'none'");

@@ -21,6 +21,14 @@ export function remoteOrigins(config: AppConfig): string[] {
 /** The Content-Security-Policy of every page this server sends (the shell and the provider's pages). */
 type Directive = (string | (() => string))[];
 
+/**
+ * The trusted origins as websocket sources. Browsers do not let `http://host` in connect-src cover `ws://host`,
+ * and the remotes' dev servers (pnpm dev) reload the page through a websocket on their own origin.
+ */
+export function trustedWebSockets(config: AppConfig): string[] {
+  return config.TRUSTED_ORIGINS.map((origin) => origin.replace(/^http/, 'ws'));
+}
+
 export function cspDirectives(config: AppConfig): Record<string, Directive | null> {
   const remotes = [() => remoteOrigins(config).join(' ')];
   // In Okta mode the shell talks to the org (token exchange, silent-renew iframe) from the page.
@@ -38,7 +46,7 @@ export function cspDirectives(config: AppConfig): Record<string, Directive | nul
     'style-src': ["'self'", "'unsafe-inline'", ...remotes],
     'img-src': ["'self'", 'data:', ...remotes, ...flagBase],
     'font-src': ["'self'", 'data:', ...remotes],
-    'connect-src': ["'self'", ...remotes, ...idp],
+    'connect-src': ["'self'", ...remotes, ...trustedWebSockets(config), ...idp],
     'frame-src': ["'self'", ...idp],
     'frame-ancestors': ["'self'"],
     // Sign-in and sign-out forms post here, then redirect to the client's origin; browsers apply
