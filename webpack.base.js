@@ -37,13 +37,25 @@ function slimAliases(appDir, appRequire) {
   return aliases;
 }
 
+/**
+ * The version an app declares for a shared package: the one it is built against. SHARED_AUTH_VERSION builds it
+ * as if against another shared-auth release instead (its share metadata then says that version and requires
+ * that major). Nothing but the e2e suite sets it: it proves that a remote built for another major of the portal's
+ * contract is refused at run time (e2e/tests/delivery.spec.ts).
+ */
+function sharedVersionOf(packageName, appRequire) {
+  if (packageName === 'shared-auth' && process.env.SHARED_AUTH_VERSION)
+    return process.env.SHARED_AUTH_VERSION;
+  return readJson(appRequire.resolve(`${packageName}/package.json`)).version;
+}
+
 function sharedConfig(appDir, appRequire) {
   const dependencies = dependenciesOf(appDir);
   const shared = {};
   for (const request of SINGLETONS) {
     const packageName = request.split('/')[0];
     if (!(packageName in dependencies)) continue;
-    const { version } = readJson(appRequire.resolve(`${packageName}/package.json`));
+    const version = sharedVersionOf(packageName, appRequire);
     const major = version.split('.')[0];
     shared[request] = {
       singleton: true,
@@ -81,7 +93,8 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
       mode: production ? 'production' : 'development',
       context: appDir,
       entry: { main: './src/index.ts' },
-      devtool: production ? 'source-map' : 'eval-cheap-module-source-map',
+      // No eval() in development either: the portal's CSP (script-src without 'unsafe-eval') applies in pnpm dev.
+      devtool: production ? 'source-map' : 'cheap-module-source-map',
       output: {
         path: path.join(appDir, 'dist'),
         // The shell serves deep links (/profile), so its assets load from the root; remotes load from wherever
