@@ -1,0 +1,15 @@
+import { render, screen } from '@testing-library/react';
+import ProfilePage from './ProfilePage.js';
+
+jest.mock('../features/profile/components/ProfilePage.js', () => ({
+  ProfilePage: () => <h1>My Profile</h1>,
+}));
+
+describe('the exposed My Profile page', () => {
+  it('renders the page, then a line naming its build', () => {
+    render(<ProfilePage />);
+    expect(screen.getByRole('heading', { level: 1, name: 'My Profile' })).toBeInTheDocument();
+    // Under jest nothing defines __BUILD_ID__; webpack puts BUILD_ID or the package version there.
+    expect(screen.getByText('My Profile · build dev')).toBeInTheDocument();
+  });
+});
