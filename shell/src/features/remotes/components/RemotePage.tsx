@@ -75,7 +75,8 @@ export function RemotePage({ page, load = loadPageModule }: RemotePageProps) {
     );
   }
   if (result.status === 'loading') return <PageLoading label={page.label} />;
-  if (result.status === 'failed') return <RemoteLoadFailed label={page.label} onRetry={retry} />;
+  if (result.status === 'failed')
+    return <RemoteLoadFailed label={page.label} onRetry={retry} error={result.error} />;
   const { Page } = result;
   return (
     <RemoteErrorBoundary key={attempt} label={page.label} onRetry={retry}>
