@@ -9,7 +9,7 @@ import type { FactorService } from '../../factors/service.js';
 import { INTERACTION_PATH } from '../provider.js';
 import { interactionErrorPage } from './pages.js';
 import { buildSteps, PASSWORD_STEP } from './steps.js';
-import { SignInThrottle } from './throttle.js';
+import { MAX_FAILURES, SignInThrottle, WINDOW_MS } from './throttle.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -47,7 +47,12 @@ export async function interactionRoutes(
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `${config.oidcMountPath}${INTERACTION_PATH}`;
-  const steps = buildSteps(directory, new SignInThrottle(), factors);
+  // The app's clock (`app.now`, buildApp's `now` option), like every other time-based limit.
+  const steps = buildSteps(
+    directory,
+    new SignInThrottle(MAX_FAILURES, WINDOW_MS, () => fastify.now()),
+    factors,
+  );
 
   const html = (reply: FastifyReply, statusCode: number, body: string) =>
     reply.code(statusCode).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
@@ -157,6 +162,7 @@ export async function interactionRoutes(
       const outcome = await step.submit({ action, accountId: progress?.accountId }, request.body);
       switch (outcome.kind) {
         case 'again':
+          if (outcome.headers) reply.headers(outcome.headers);
           return html(reply, outcome.statusCode, outcome.html);
         case 'next':
           await saveProgress(interaction, {

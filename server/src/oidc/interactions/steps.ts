@@ -22,8 +22,8 @@ import {
 import type { SignInThrottle } from './throttle.js';
 
 export type StepOutcome =
-  /** Show the step's page again, e.g. with an error. */
-  | { kind: 'again'; statusCode: number; html: string }
+  /** Show the step's page again, e.g. with an error (and headers such as Retry-After on a 429). */
+  | { kind: 'again'; statusCode: number; html: string; headers?: Record<string, string> }
   /** The account is identified; continue with another step before finishing. */
   | { kind: 'next'; step: string; accountId: string; amr: string[] }
   /** The login is complete. */
@@ -71,6 +71,7 @@ export function passwordStep(
           kind: 'again',
           statusCode: 429,
           html: signInPage({ action, email, error: tooManyAttempts(wait) }),
+          headers: { 'Retry-After': String(Math.ceil(wait / 1000)) },
         };
       }
       const user = await directory.verifyPassword(email, password);
@@ -120,10 +121,15 @@ export function verificationCodeStep(directory: Directory, factors: FactorServic
       if (!user) throw new Error('The verification-code step ran without an account');
       // The factors were removed meanwhile (e.g. in another browser): nothing more to check.
       if (!factors.hasActiveFactor(user.id)) return { kind: 'done', accountId: user.id, amr: [] };
-      const again = (statusCode: number, extra: { error?: string; notice?: string }) => ({
+      const again = (
+        statusCode: number,
+        extra: { error?: string; notice?: string },
+        headers?: Record<string, string>,
+      ) => ({
         kind: 'again' as const,
         statusCode,
         html: pageFor(action, user, extra),
+        ...(headers ? { headers } : {}),
       });
       try {
         if (form.action === 'send-email') {
@@ -137,7 +143,8 @@ export function verificationCodeStep(directory: Directory, factors: FactorServic
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         const message = error.message === INVALID_CODE_ERROR ? WRONG_VERIFICATION_CODE : error.message;
-        return again(error.statusCode, { error: message });
+        // The throttles' 429s carry Retry-After, as on the API.
+        return again(error.statusCode, { error: message }, error.headers);
       }
     },
   };

@@ -1,0 +1,259 @@
+/**
+ * Every limit of the portal hits (429, a clear message, Retry-After) and recovers once its window has passed,
+ * with the app's clock (`app.now`) moved by hand: no test sleeps. The cycles already proven elsewhere are not
+ * repeated here:
+ *
+ * | limit                                           | hits and recovers                                      |
+ * | ----------------------------------------------- | ------------------------------------------------------ |
+ * | wrong codes: step-up verify                     | security.test.ts "wrong-code throttle"                 |
+ * | wrong codes: activate                           | here                                                   |
+ * | wrong codes: sign-in code step                  | here                                                   |
+ * | wrong current passwords: password change        | password.test.ts "throttle of wrong current passwords" |
+ * | failed sign-ins per email: sign-in form         | here                                                   |
+ * | sign-in form posts per address (60 a minute)    | here                                                   |
+ * | email sends: step-up challenge                  | security.test.ts "sends at most one code every 30 s"   |
+ * | email sends: enrolment, sign-in "Send code"     | here                                                   |
+ * | /api flood guard (API_RATE_LIMIT per address)   | here (rate-limit.test.ts: the refusal's shape)         |
+ *
+ * @fastify/rate-limit (the last two) keeps its own clock, Date.now, which these tests move with a spy.
+ */
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { apiPaths, INVALID_CODE_ERROR } from 'shared-auth/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WINDOW_MS as SIGN_IN_WINDOW_MS } from '../../src/oidc/interactions/throttle.js';
+import { WRONG_CODE_WINDOW_MS } from '../../src/factors/throttle.js';
+import {
+  authorizeUrl,
+  CookieJar,
+  exchangeCode,
+  follow,
+  pkcePair,
+  startApp,
+  type TestApp,
+} from '../helpers.js';
+import {
+  call,
+  enrolAuthenticator,
+  enrolEmail,
+  formAction,
+  lastCodeFor,
+  newUser,
+  signInSession,
+  startClockedApp,
+  totp,
+  type ClockedApp,
+} from '../security-helpers.js';
+
+const TOO_MANY_CODES = /^Too many wrong codes\. For your security, try again in 5 minutes\.$/;
+
+/** A sign-in in progress in one browser: post the current page's form, read where it went. */
+async function openSignIn(app: FastifyInstance) {
+  const jar = new CookieJar();
+  const { verifier, challenge } = pkcePair();
+  let page = await follow(app, jar, await app.inject({ url: authorizeUrl({ challenge }) }));
+  return {
+    get page() {
+      return page;
+    },
+    async post(fields: Record<string, string>): Promise<LightMyRequestResponse> {
+      const response = await app.inject({
+        method: 'POST',
+        url: formAction(page.body),
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(fields).toString(),
+      });
+      const next = await follow(app, jar, response);
+      // A page with a form (the same step again, or the next one) replaces the current one.
+      if (next.body.includes('<form method="post"')) page = next;
+      return next;
+    },
+    /** The sign-in finished: exchange its code for tokens. */
+    async tokens(done: LightMyRequestResponse) {
+      return exchangeCode(app, { callback: new URL(String(done.headers.location)), jar, verifier });
+    },
+  };
+}
+
+const alertOf = (page: LightMyRequestResponse) => /role="alert">([^<]+)</.exec(page.body)?.[1] ?? '';
+
+describe('limits on the app clock', () => {
+  let t: ClockedApp;
+  beforeAll(async () => {
+    t = await startClockedApp();
+  });
+  afterAll(async () => t.close());
+
+  it('wrong activation codes: 5 in 5 minutes, then 429 even for the right code, then it activates', async () => {
+    const s = await signInSession(t.app, await newUser(t.app));
+    const sub = s.user.id;
+    const enrolled = await call(t.app, 'POST', apiPaths.multifactor('googleauth', sub, 'enroll'), {
+      token: s.token,
+      body: {},
+    });
+    const secret = enrolled.data.secret as string;
+    const activate = (code: string) =>
+      call(t.app, 'POST', apiPaths.multifactor('googleauth', sub, 'activate'), {
+        token: s.token,
+        body: { code },
+      });
+    const wrong = totp(secret, t.clock.now + 10 * 60_000);
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const refused = await activate(wrong);
+      expect(refused.status, `attempt ${attempt}`).toBe(400);
+      expect(refused.data.error).toBe(INVALID_CODE_ERROR);
+    }
+    const throttled = await activate(totp(secret, t.clock.now));
+    expect(throttled.status).toBe(429);
+    expect(throttled.data.error).toMatch(TOO_MANY_CODES);
+    expect(throttled.response.headers['retry-after']).toBe(String(WRONG_CODE_WINDOW_MS / 1000));
+
+    t.clock.advance(WRONG_CODE_WINDOW_MS - 1_000);
+    expect((await activate(totp(secret, t.clock.now))).status).toBe(429);
+    t.clock.advance(1_000);
+    const activated = await activate(totp(secret, t.clock.now));
+    expect(activated.status).toBe(200);
+    expect(activated.data.status).toBe('ACTIVE');
+  });
+
+  it('wrong sign-in codes: 5, then the page says so with Retry-After, then the right code signs in', async () => {
+    const account = await newUser(t.app);
+    const secret = await enrolAuthenticator(t, await signInSession(t.app, account));
+    const signIn = await openSignIn(t.app);
+    const codePage = await signIn.post({ email: account.user.email, password: account.password });
+    expect(codePage.body).toContain('Verification code');
+
+    const wrong = totp(secret, t.clock.now + 10 * 60_000);
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      expect((await signIn.post({ code: wrong })).statusCode, `attempt ${attempt}`).toBe(400);
+    }
+    const throttled = await signIn.post({ code: totp(secret, t.clock.now) });
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.headers['content-type']).toMatch(/^text\/html/);
+    expect(alertOf(throttled)).toMatch(TOO_MANY_CODES);
+    expect(throttled.headers['retry-after']).toBe(String(WRONG_CODE_WINDOW_MS / 1000));
+
+    t.clock.advance(WRONG_CODE_WINDOW_MS);
+    const done = await signIn.post({ code: totp(secret, t.clock.now) });
+    expect(done.statusCode).toBe(303);
+    const tokens = await signIn.tokens(done);
+    expect(tokens.access_token).toBeTruthy();
+  });
+
+  it('failed sign-ins: 10 per email in 15 minutes, then 429 with Retry-After, then the right password works', async () => {
+    const account = await newUser(t.app);
+    const signIn = await openSignIn(t.app);
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      const refused = await signIn.post({ email: account.user.email, password: `Wrong-${attempt}` });
+      expect(refused.statusCode, `attempt ${attempt}`).toBe(401);
+      t.clock.advance(1_000);
+    }
+    // The right password, with the email in other letter case: refused all the same.
+    const throttled = await signIn.post({
+      email: account.user.email.toUpperCase(),
+      password: account.password,
+    });
+    expect(throttled.statusCode).toBe(429);
+    expect(alertOf(throttled)).toBe(
+      'Too many failed sign-in attempts for this email. Try again in 15 minutes.',
+    );
+    // The first failure was 10 s ago.
+    expect(throttled.headers['retry-after']).toBe(String(SIGN_IN_WINDOW_MS / 1000 - 10));
+
+    t.clock.advance(SIGN_IN_WINDOW_MS - 10_000);
+    const done = await signIn.post({ email: account.user.email, password: account.password });
+    expect(done.statusCode).toBe(303);
+    expect((await signIn.tokens(done)).access_token).toBeTruthy();
+  });
+
+  it('email sends: one per 30 seconds across enrolment, step-up and the sign-in page, then again', async () => {
+    // Enrolment's resend.
+    const s = await signInSession(t.app, await newUser(t.app));
+    const enroll = () =>
+      call(t.app, 'POST', apiPaths.multifactor('email', s.user.id, 'enroll'), { token: s.token, body: {} });
+    expect((await enroll()).status).toBe(200);
+    t.clock.advance(10_000);
+    const throttled = await enroll();
+    expect(throttled.status).toBe(429);
+    expect(throttled.data.error).toBe(
+      'A code was sent less than 30 seconds ago. Wait 20 seconds before asking for another.',
+    );
+    expect(throttled.response.headers['retry-after']).toBe('20');
+    t.clock.advance(20_000);
+    expect((await enroll()).status).toBe(200);
+
+    // The sign-in page's "Send code by email" shares the limit with the API's step-up send.
+    const account = await newUser(t.app);
+    const session = await signInSession(t.app, account);
+    await enrolEmail(t, session);
+    const signIn = await openSignIn(t.app);
+    await signIn.post({ email: account.user.email, password: account.password });
+    expect(
+      (
+        await call(t.app, 'POST', apiPaths.stepUpSendChallenge(account.user.id, 'email'), {
+          token: session.token,
+        })
+      ).status,
+    ).toBe(200);
+    t.clock.advance(5_000);
+    const refused = await signIn.post({ action: 'send-email', code: '' });
+    expect(refused.statusCode).toBe(429);
+    expect(alertOf(refused)).toBe(
+      'A code was sent less than 30 seconds ago. Wait 25 seconds before asking for another.',
+    );
+    expect(refused.headers['retry-after']).toBe('25');
+    t.clock.advance(25_000);
+    const sent = await signIn.post({ action: 'send-email', code: '' });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.body).toMatch(/We sent a code to .+\. It is valid for 10 minutes\./);
+    const done = await signIn.post({ action: 'verify', code: await lastCodeFor(t.app, account.user.email) });
+    expect(done.statusCode).toBe(303);
+  });
+});
+
+describe('per-address limits of @fastify/rate-limit (its clock is Date.now)', () => {
+  let t: TestApp;
+  const realNow = Date.now.bind(Date);
+  beforeAll(async () => {
+    t = await startApp({ API_RATE_LIMIT: '5' });
+  });
+  afterAll(async () => t.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('/api: API_RATE_LIMIT requests a minute per address, then 429 with Retry-After, then served again', async () => {
+    const start = realNow();
+    vi.spyOn(Date, 'now').mockImplementation(() => start);
+    const get = () => t.app.inject('/api/clientConfiguration/getSettings');
+    for (let request = 1; request <= 5; request += 1) expect((await get()).statusCode).toBe(200);
+    const refused = await get();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: 'Too many requests; wait a minute and try again' });
+    expect(refused.headers['retry-after']).toBe('60');
+    // Another address is not affected.
+    expect(
+      (await t.app.inject({ url: '/api/clientConfiguration/getSettings', remoteAddress: '10.0.0.9' }))
+        .statusCode,
+    ).toBe(200);
+    vi.spyOn(Date, 'now').mockImplementation(() => start + 60_000);
+    expect((await get()).statusCode).toBe(200);
+  });
+
+  it('sign-in form: 60 posts a minute per address, then 429 with Retry-After, then accepted again', async () => {
+    const start = realNow();
+    vi.spyOn(Date, 'now').mockImplementation(() => start);
+    const signIn = await openSignIn(t.app);
+    // Empty fields: refused at once, no password hashing, but each post counts.
+    for (let post = 1; post <= 60; post += 1) {
+      expect((await signIn.post({ email: '', password: '' })).statusCode, `post ${post}`).toBe(400);
+    }
+    const refused = await signIn.post({ email: 'alice@example.com', password: 'Wonderland-42' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({ error: 'Too many requests; wait a minute and try again' });
+    expect(refused.headers['retry-after']).toBe('60');
+
+    vi.spyOn(Date, 'now').mockImplementation(() => start + 60_000);
+    const done = await signIn.post({ email: 'alice@example.com', password: 'Wonderland-42' });
+    expect(done.statusCode).toBe(303);
+  });
+});
