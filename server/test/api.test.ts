@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { settingsSchema } from 'shared-auth/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGNING_KEY_FILE } from '../src/oidc/keys.js';
-import { ALICE, PORTAL, parseTwice, SAM, startApp, subOf, tokensFor, type TestApp } from './helpers.js';
-
-const ISSUER = `${PORTAL}/oauth2/default`;
+import {
+  ALICE,
+  mintAccessToken,
+  PORTAL,
+  parseTwice,
+  SAM,
+  startApp,
+  subOf,
+  tokensFor,
+  type TestApp,
+} from './helpers.js';
 
 let t: TestApp;
 let alice: { sub: string; token: string };
@@ -29,30 +34,6 @@ function update(token: string, sub: string, payload: unknown, headers: Record<st
     headers: { ...bearer(token), 'content-type': 'application/json', ...headers },
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
-}
-
-/** Signs a token the way the provider does, with its real key unless told otherwise. */
-async function forgeToken(claims: JWTPayload, options: { key?: 'provider' | 'other'; alg?: string } = {}) {
-  const providerJwk = JSON.parse(readFileSync(path.join(t.dataDir, SIGNING_KEY_FILE), 'utf8')) as JWK;
-  const kid = t.app.signingKeys?.privateJwk.kid;
-  const now = Math.floor(Date.now() / 1000);
-  const jwt = new SignJWT({ scope: 'openid profile email phone', client_id: 'account-portal', ...claims })
-    .setProtectedHeader({ alg: options.alg ?? 'RS256', kid, typ: 'at+jwt' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 600)
-    .setIssuer(ISSUER)
-    .setAudience('api://default')
-    .setSubject(alice.sub);
-  if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
-  if (claims.iss !== undefined) jwt.setIssuer(claims.iss);
-  if (claims.aud !== undefined) jwt.setAudience(claims.aud);
-  if (claims.sub !== undefined) jwt.setSubject(claims.sub);
-  if (options.alg === 'HS256') return jwt.sign(new TextEncoder().encode('a-shared-secret-of-32-bytes-long!'));
-  if (options.key === 'other') {
-    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-    return jwt.sign(await importJWK(await exportJWK(privateKey), 'RS256'));
-  }
-  return jwt.sign(await importJWK(providerJwk, 'RS256'));
 }
 
 describe('GET /api/clientConfiguration/getSettings', () => {
@@ -237,25 +218,29 @@ describe('bearer token checks on /api', () => {
 
   it.each([
     ['garbage', async () => 'not-a-jwt', 'The access token is not valid'],
-    ['a wrong signature', () => forgeToken({}, { key: 'other' }), 'The access token signature is not valid'],
+    [
+      'a wrong signature',
+      () => mintAccessToken(t.app, alice.sub, { flaw: 'wrong-signature' }),
+      'The access token signature is not valid',
+    ],
     [
       'an expired token',
-      () => forgeToken({ exp: Math.floor(Date.now() / 1000) - 60 }),
+      () => mintAccessToken(t.app, alice.sub, { flaw: 'expired' }),
       'The access token has expired',
     ],
     [
       'a wrong issuer',
-      () => forgeToken({ iss: 'http://localhost:9999/oauth2/default' }),
+      () => mintAccessToken(t.app, alice.sub, { flaw: 'wrong-issuer' }),
       'The access token was issued by another issuer',
     ],
     [
       'a wrong audience',
-      () => forgeToken({ aud: 'api://other' }),
+      () => mintAccessToken(t.app, alice.sub, { flaw: 'wrong-audience' }),
       'The access token is not meant for this API',
     ],
     [
       'a symmetric algorithm',
-      () => forgeToken({}, { alg: 'HS256' }),
+      () => mintAccessToken(t.app, alice.sub, { flaw: 'symmetric-alg' }),
       'The access token uses a signing algorithm that is not allowed',
     ],
   ])('answers 401 for %s', async (_name, make, message) => {
@@ -265,13 +250,16 @@ describe('bearer token checks on /api', () => {
     expect(response.json()).toEqual({ error: message });
   });
 
-  it('accepts a well-formed token signed by the provider key (the forging helper is sound)', async () => {
-    const response = await t.app.inject({ url: url(), headers: bearer(await forgeToken({})) });
+  it('accepts a well-formed token signed by the provider key (the minting helper is sound)', async () => {
+    const response = await t.app.inject({
+      url: url(),
+      headers: bearer(await mintAccessToken(t.app, alice.sub)),
+    });
     expect(response.statusCode).toBe(200);
   });
 
   it('answers 401 for a valid token of a user who is not in the directory', async () => {
-    const token = await forgeToken({ sub: '00uNoSuchUser000000' });
+    const token = await mintAccessToken(t.app, '00uNoSuchUser000000');
     const response = await t.app.inject({
       url: '/api/profile/00uNoSuchUser000000/isfederated',
       headers: bearer(token),

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { decodeJwt } from 'jose';
+import { decodeJwt, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config/index.js';
 
@@ -251,4 +251,61 @@ export function subOf(token: string): string {
   const { sub } = decodeJwt(token);
   if (!sub) throw new Error('token without sub');
   return sub;
+}
+
+/** How a minted access token differs from a good one. */
+export type TokenFlaw = 'expired' | 'wrong-signature' | 'wrong-issuer' | 'wrong-audience' | 'symmetric-alg';
+
+let throwawayKey: Promise<CryptoKey> | undefined;
+
+/** An RSA key the server has never seen, one per test file (generating one is slow on 2 cores). */
+function throwawayRsaKey(): Promise<CryptoKey> {
+  throwawayKey ??= generateKeyPair('RS256').then(({ privateKey }) => privateKey);
+  return throwawayKey;
+}
+
+export interface MintOptions {
+  /** Extra or replacing claims (e.g. `sid`, or `exp` / `iss` / `aud` / `sub` themselves). */
+  claims?: JWTPayload & Record<string, unknown>;
+  flaw?: TokenFlaw;
+}
+
+/**
+ * An access token shaped like the embedded provider's (RS256, the `kid` of its key, its issuer, `API_AUDIENCE`,
+ * `sub` = `uid`, scopes, 10 minutes), signed with the provider's real key, so the API accepts it. A `flaw`
+ * changes exactly one thing: valid but expired a minute ago, signed by a key the server does not know (under the
+ * real `kid`), another issuer, another audience, or HS256.
+ */
+export async function mintAccessToken(
+  app: FastifyInstance,
+  sub: string,
+  { claims = {}, flaw }: MintOptions = {},
+): Promise<string> {
+  const keys = app.signingKeys;
+  if (!keys) throw new Error('mintAccessToken needs the embedded provider (its signing key)');
+  const now = Math.floor(Date.now() / 1000);
+  const jwt = new SignJWT({
+    uid: sub,
+    scope: SCOPES,
+    scp: SCOPES.split(' '),
+    client_id: CLIENT_ID,
+    jti: randomBytes(12).toString('base64url'),
+    ...claims,
+  })
+    .setProtectedHeader({
+      alg: flaw === 'symmetric-alg' ? 'HS256' : 'RS256',
+      kid: keys.privateJwk.kid,
+      typ: 'at+jwt',
+    })
+    .setIssuedAt(flaw === 'expired' ? now - 3600 : now)
+    .setExpirationTime(claims.exp ?? (flaw === 'expired' ? now - 60 : now + 600))
+    .setIssuer(
+      claims.iss ?? (flaw === 'wrong-issuer' ? 'http://localhost:9999/oauth2/default' : app.config.issuer),
+    )
+    .setAudience(claims.aud ?? (flaw === 'wrong-audience' ? 'api://another-api' : app.config.API_AUDIENCE))
+    .setSubject(claims.sub ?? sub);
+  if (flaw === 'symmetric-alg')
+    return jwt.sign(new TextEncoder().encode('a-shared-secret-of-32-bytes-long!'));
+  if (flaw === 'wrong-signature') return jwt.sign(await throwawayRsaKey());
+  return jwt.sign(await importJWK(keys.privateJwk, 'RS256'));
 }

@@ -1,0 +1,337 @@
+/**
+ * The authorization matrix: every call of the spec (section 7) against every way a caller can be refused. Each
+ * case must get its exact refusal (status, message, and the Bearer challenge on a 401), never a 2xx or a 5xx,
+ * and nothing may change for the account it aimed at. The matrix is printed at the end of the file's run.
+ */
+import type { LightMyRequestResponse } from 'fastify';
+import { apiPaths, STEP_UP_REQUIRED_ERROR, STEP_UP_TTL_MS } from 'shared-auth/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintAccessToken, type TokenFlaw } from '../helpers.js';
+import {
+  enrolAuthenticator,
+  newUser,
+  signInSession,
+  startClockedApp,
+  type ClockedApp,
+  type Session,
+} from '../security-helpers.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+interface Variant {
+  /** Shown when a call has more than one concrete path (the step-up verify of each factor). */
+  label?: string;
+  path: (sub: string) => string;
+  /** A body the call accepts, so only the authorization decides; built for the account in the path. */
+  body?: (account: Session) => unknown;
+}
+
+interface SpecCall {
+  method: Method;
+  /** The spec's path, as in section 7. */
+  spec: string;
+  variants: Variant[];
+  /** No auth at all (the settings the shell loads before sign-in). */
+  public?: true;
+  /** The refusal a federated user gets; undefined where federated users may call it. */
+  federated?: string;
+  /** A multifactor call: refused without a step-up grant once the user has an active factor. */
+  stepUp?: true;
+}
+
+const PROFILE_FEDERATED = 'Federated users cannot edit their profile';
+const PASSWORD_FEDERATED = 'Federated users cannot change their password here.';
+const SECURITY_FEDERATED = 'Security settings are not available for federated users';
+
+const multifactor = (
+  factor: 'googleauth' | 'email',
+  action: 'enroll' | 'details' | 'activate' | 'opt-in' | 'opt-out' | 'reset',
+  method: Method,
+  body?: () => unknown,
+): SpecCall => ({
+  method,
+  spec: `/api/multifactor/${factor}/{sub}/${action}`,
+  variants: [{ path: (sub) => apiPaths.multifactor(factor, sub, action), ...(body ? { body } : {}) }],
+  federated: SECURITY_FEDERATED,
+  stepUp: true,
+});
+
+/** The spec's 19 calls, in its order. */
+const CALLS: SpecCall[] = [
+  {
+    method: 'GET',
+    spec: '/api/clientConfiguration/getSettings',
+    variants: [{ path: () => apiPaths.settings() }],
+    public: true,
+  },
+  {
+    method: 'PUT',
+    spec: '/api/profile/{sub}/update',
+    variants: [{ path: apiPaths.profileUpdate, body: () => ({ firstName: 'Mallory' }) }],
+    federated: PROFILE_FEDERATED,
+  },
+  { method: 'GET', spec: '/api/profile/{sub}/isfederated', variants: [{ path: apiPaths.isFederated }] },
+  {
+    method: 'PUT',
+    spec: '/api/password/{sub}/change',
+    // The account's real current password: only the authorization stands between this and a change.
+    variants: [
+      {
+        path: apiPaths.passwordChange,
+        body: (account) => ({ OldPassword: account.password, NewPassword: 'Tumbling-Down-7' }),
+      },
+    ],
+    federated: PASSWORD_FEDERATED,
+  },
+  {
+    method: 'GET',
+    spec: '/api/stepup/{sub}/challenge',
+    variants: [{ path: apiPaths.stepUpChallenge }],
+    federated: SECURITY_FEDERATED,
+  },
+  {
+    method: 'POST',
+    spec: '/api/stepup/{sub}/{factor}/challenge',
+    variants: [{ label: 'email', path: (sub) => apiPaths.stepUpSendChallenge(sub, 'email') }],
+    federated: SECURITY_FEDERATED,
+  },
+  {
+    method: 'POST',
+    spec: '/api/stepup/{sub}/{factor}/verify',
+    variants: (['google-auth', 'email'] as const).map((factor) => ({
+      label: factor,
+      path: (sub: string) => apiPaths.stepUpVerify(sub, factor),
+      body: () => ({ passCode: '123456' }),
+    })),
+    federated: SECURITY_FEDERATED,
+  },
+  multifactor('googleauth', 'enroll', 'POST', () => ({})),
+  multifactor('googleauth', 'details', 'GET'),
+  multifactor('googleauth', 'activate', 'POST', () => ({ code: '123456' })),
+  multifactor('googleauth', 'opt-in', 'PUT', () => ({})),
+  multifactor('googleauth', 'opt-out', 'DELETE'),
+  multifactor('googleauth', 'reset', 'DELETE', () => ({ optOut: true })),
+  multifactor('email', 'enroll', 'POST', () => ({})),
+  multifactor('email', 'activate', 'POST', () => ({ code: '123456' })),
+  multifactor('email', 'details', 'GET'),
+  multifactor('email', 'opt-in', 'PUT', () => ({})),
+  multifactor('email', 'opt-out', 'DELETE'),
+  multifactor('email', 'reset', 'DELETE', () => ({ optOut: true })),
+];
+
+interface Expected {
+  status: number;
+  error: string | RegExp;
+  /** The WWW-Authenticate a 401 carries. */
+  challenge?: string | RegExp;
+}
+
+interface Case {
+  name: string;
+  applies(call: SpecCall): boolean;
+  /** Who calls (the token) and whose path it is, and what the answer must be. */
+  actor(call: SpecCall): { token: string | null; pathOwner: Session; bodyOwner: Session; expected: Expected };
+}
+
+const INVALID_TOKEN = /^Bearer error="invalid_token", error_description="/;
+
+let t: ClockedApp;
+/** A regular user with an active authenticator, whose session's step-up grant has run out. */
+let victim: Session;
+/** Another regular user (no factor: needs no step-up of their own). */
+let other: Session;
+/** A federated user. */
+let federated: Session;
+const flawed = new Map<TokenFlaw, string>();
+
+const tokenCase = (name: string, flaw: TokenFlaw | null, error: string): Case => ({
+  name,
+  applies: (call) => !call.public,
+  actor: () => ({
+    token: flaw === null ? null : (flawed.get(flaw) ?? ''),
+    pathOwner: victim,
+    bodyOwner: victim,
+    expected: { status: 401, error, challenge: flaw === null ? 'Bearer' : INVALID_TOKEN },
+  }),
+});
+
+const CASES: Case[] = [
+  tokenCase('no token', null, 'Sign in to use this API (no bearer access token was sent)'),
+  tokenCase('expired', 'expired', 'The access token has expired'),
+  tokenCase('bad signature', 'wrong-signature', 'The access token signature is not valid'),
+  tokenCase('wrong issuer', 'wrong-issuer', 'The access token was issued by another issuer'),
+  tokenCase('wrong audience', 'wrong-audience', 'The access token is not meant for this API'),
+  {
+    name: "another's sub",
+    applies: (call) => !call.public,
+    // A valid caller who needs no step-up, aiming at the victim's account with the victim's password.
+    actor: () => ({
+      token: other.token,
+      pathOwner: victim,
+      bodyOwner: victim,
+      expected: { status: 403, error: 'You can only access your own account' },
+    }),
+  },
+  {
+    name: 'federated',
+    applies: (call) => call.federated !== undefined,
+    actor: (call) => ({
+      token: federated.token,
+      pathOwner: federated,
+      bodyOwner: federated,
+      expected: { status: 403, error: call.federated ?? '' },
+    }),
+  },
+  {
+    name: 'no step-up',
+    applies: (call) => call.stepUp === true,
+    actor: () => ({
+      token: victim.token,
+      pathOwner: victim,
+      bodyOwner: victim,
+      expected: { status: 403, error: new RegExp(`^${STEP_UP_REQUIRED_ERROR}: verify`) },
+    }),
+  },
+];
+
+/** call → case → status (or a note), for the printed matrix. */
+const matrix = new Map<string, Map<string, string>>();
+const rowName = (call: SpecCall) => `${call.method.padEnd(6)} ${call.spec}`;
+
+function send(call: SpecCall, variant: Variant, token: string | null, pathOwner: Session, body: unknown) {
+  return t.app.inject({
+    method: call.method,
+    url: variant.path(pathOwner.user.id),
+    headers: {
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+function expectRefusal(response: LightMyRequestResponse, expected: Expected, where: string) {
+  expect(response.statusCode, `${where}: ${response.body}`).toBe(expected.status);
+  expect(response.headers['content-type'], where).toMatch(/^application\/json/);
+  const body = response.json<Record<string, unknown>>();
+  expect(Object.keys(body), where).toEqual(['error']);
+  if (typeof expected.error === 'string') expect(body.error, where).toBe(expected.error);
+  else expect(body.error, where).toMatch(expected.error);
+  if (expected.challenge === undefined) {
+    expect(response.headers['www-authenticate'], where).toBeUndefined();
+  } else if (typeof expected.challenge === 'string') {
+    expect(response.headers['www-authenticate'], where).toBe(expected.challenge);
+  } else {
+    expect(response.headers['www-authenticate'], where).toMatch(expected.challenge);
+  }
+}
+
+/** Everything the refused calls could have changed, for every account. */
+function snapshot() {
+  const tables = [
+    'users',
+    'user_factors',
+    'email_codes',
+    'stepup_grants',
+    'factor_throttle_events',
+    'password_change_failures',
+    'mailbox_messages',
+  ];
+  return Object.fromEntries(
+    tables.map((table) => [table, t.app.db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()]),
+  );
+}
+
+let before: ReturnType<typeof snapshot>;
+
+beforeAll(async () => {
+  t = await startClockedApp();
+  victim = await signInSession(t.app, await newUser(t.app));
+  await enrolAuthenticator(t, victim);
+  // Activation granted this session 5 minutes of step-up; let them run out.
+  t.clock.advance(STEP_UP_TTL_MS + 1_000);
+  other = await signInSession(t.app, await newUser(t.app));
+  federated = await signInSession(t.app, await newUser(t.app, { federated: true }));
+  for (const flaw of ['expired', 'wrong-signature', 'wrong-issuer', 'wrong-audience'] as const) {
+    // Otherwise exactly the victim's token: same user, same sign-in session.
+    flawed.set(flaw, await mintAccessToken(t.app, victim.user.id, { claims: { sid: victim.sid }, flaw }));
+  }
+  before = snapshot();
+});
+
+afterAll(async () => {
+  const columns = CASES.map((c) => c.name);
+  const width = Math.max(...CALLS.map((call) => rowName(call).length));
+  const line = (cells: string[]) =>
+    [cells[0]?.padEnd(width), ...cells.slice(1).map((cell, i) => cell.padEnd(columns[i]?.length ?? 0))].join(
+      ' | ',
+    );
+  const rows = CALLS.map((call) => {
+    if (call.public) return `${rowName(call).padEnd(width)} | public: no auth, so no authorization row`;
+    return line([rowName(call), ...columns.map((column) => matrix.get(rowName(call))?.get(column) ?? '?')]);
+  });
+  const cases = CALLS.reduce(
+    (sum, call) => sum + CASES.filter((c) => c.applies(call)).length * call.variants.length,
+    0,
+  );
+  console.log(
+    [
+      `Authorization matrix: ${CALLS.length} calls × ${CASES.length} cases, ${cases} requests` +
+        ' (— = not applicable: federated users may call it, or no step-up is needed)',
+      line(['call', ...columns]),
+      '-'.repeat(line(['call', ...columns]).length),
+      ...rows,
+    ].join('\n'),
+  );
+  await t.close();
+});
+
+describe('authorization matrix: the spec calls × every way to be refused', () => {
+  it('has the spec section 7 calls, 19 of them', () => {
+    expect(CALLS).toHaveLength(19);
+    expect(new Set(CALLS.map(rowName)).size).toBe(19);
+  });
+
+  it('starts from a victim who must step up (sanity of the setup)', async () => {
+    const challenge = await t.app.inject({
+      url: apiPaths.stepUpChallenge(victim.user.id),
+      headers: { authorization: `Bearer ${victim.token}` },
+    });
+    expect(challenge.statusCode).toBe(200);
+    expect(challenge.body).toContain('\\"challengeUser\\":true');
+  });
+
+  it.each(CALLS.map((call) => [rowName(call), call] as const))('%s', async (name, call) => {
+    const row = new Map<string, string>();
+    matrix.set(name, row);
+    if (call.public) {
+      // No auth at all: any token, or none, gets the settings.
+      for (const token of [null, flawed.get('expired') ?? '', 'not-a-jwt']) {
+        const response = await send(call, call.variants[0]!, token, victim, undefined);
+        expect(response.statusCode).toBe(200);
+      }
+      return;
+    }
+    for (const testCase of CASES) {
+      if (!testCase.applies(call)) {
+        row.set(testCase.name, '—');
+        continue;
+      }
+      const { token, pathOwner, bodyOwner, expected } = testCase.actor(call);
+      const statuses = new Set<number>();
+      for (const variant of call.variants) {
+        const where = `${call.method} ${call.spec}${variant.label ? ` (${variant.label})` : ''} × ${testCase.name}`;
+        const response = await send(call, variant, token, pathOwner, variant.body?.(bodyOwner));
+        expect(response.statusCode, where).toBeGreaterThanOrEqual(400);
+        expect(response.statusCode, where).toBeLessThan(500);
+        expectRefusal(response, expected, where);
+        statuses.add(response.statusCode);
+      }
+      row.set(testCase.name, [...statuses].join('/'));
+    }
+  });
+
+  it('changed nothing: no profile, password, factor, code, grant, throttle count or email', () => {
+    expect(snapshot()).toEqual(before);
+  });
+});
