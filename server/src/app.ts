@@ -1,11 +1,12 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import helmet from 'helmet';
 import type { AppConfig } from './config/index.js';
 import { loggerOptions } from './config/logger.js';
 import dbPlugin from './plugins/db.js';
 import directoryPlugin from './plugins/directory.js';
 import errorsPlugin from './plugins/errors.js';
-import externalPlugins from './plugins/external.js';
+import externalPlugins, { helmetOptions } from './plugins/external.js';
 import factorsPlugin from './factors/plugin.js';
 import mailPlugin from './mail/plugin.js';
 import oidcPlugin from './plugins/oidc.js';
@@ -23,12 +24,25 @@ export interface BuildOptions {
 
 /** Builds the whole server without listening: tests use it with inject(), server.ts with listen(). */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const securityHeaders = helmet(helmetOptions(config));
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     // The API's bodies are a few fields; anything bigger is refused with 413.
     bodyLimit: 16 * 1024,
     // Behind an https-terminating proxy, req.ip and req.protocol come from X-Forwarded-*.
     trustProxy: config.secureCookies,
+    // Fastify answers a path that does not decode (bad percent-encoding) or a path segment over its length limit
+    // before routing, outside the error handler; keep the one error shape `{ error }` for those too.
+    // No hook runs for them, so the security headers are set here.
+    frameworkErrors: (error, request, reply) => {
+      securityHeaders(request.raw, reply.raw, () => undefined);
+      const known: Record<string, [number, string]> = {
+        FST_ERR_BAD_URL: [400, 'The request path is not valid (malformed percent-encoding)'],
+        FST_ERR_MAX_PARAM_LENGTH: [414, 'The request path is too long'],
+      };
+      const [statusCode, message] = known[error.code] ?? [500, 'Internal error'];
+      return (reply as unknown as FastifyReply).code(statusCode).send({ error: message });
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

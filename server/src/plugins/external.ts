@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import middie from '@fastify/middie';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
@@ -56,25 +56,41 @@ export function cspDirectives(config: AppConfig): Record<string, Directive | nul
   };
 }
 
+/** The security headers of every answer of this server (helmet): CSP, HSTS behind https, nosniff, referrer... */
+export function helmetOptions(config: AppConfig) {
+  const https = config.PUBLIC_URL.startsWith('https:');
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
+    hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    // Every portal origin is on one site (the shell at :3000, remotes at :3001...).
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    // The okta popup flow needs window.opener; same-origin-allow-popups keeps it.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+  } satisfies FastifyHelmetOptions;
+}
+
 /** Third-party plugins, registered before the app's own: security headers, CORS, rate limits, forms, middleware. */
 export default fp(
   async function externalPlugins(app: FastifyInstance, { config }: { config: AppConfig }) {
-    const https = config.PUBLIC_URL.startsWith('https:');
-    await app.register(helmet, {
-      contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
-      hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-      // Every portal origin is on one site (the shell at :3000, remotes at :3001...).
-      crossOriginResourcePolicy: { policy: 'same-site' },
-      // The okta popup flow needs window.opener; same-origin-allow-popups keeps it.
-      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    });
+    await app.register(helmet, helmetOptions(config));
 
     const oidcPrefix = `${config.oidcMountPath}/`;
+    const refusedOrigin = (origin: string | undefined) =>
+      origin !== undefined && !config.allowedOrigins.includes(origin);
+    // Answers depend on the Origin header, also when it is refused (no CORS headers then): tell caches.
+    app.addHook('onRequest', async (request, reply) => {
+      if (refusedOrigin(request.headers.origin) && !request.url.startsWith(oidcPrefix))
+        reply.header('Vary', 'Origin');
+    });
     await app.register(cors, {
       // Exactly PUBLIC_URL and TRUSTED_ORIGINS. The provider's paths do their own CORS (src/oidc/okta-compat.ts).
+      // Any other origin gets no CORS header at all, not even a preflight's method and header lists (its
+      // preflight is a 404), as on the provider's paths.
       delegator: (request, callback) => {
         const url = request.url ?? '';
-        if (url.startsWith(oidcPrefix)) return callback(null, { origin: false });
+        if (url.startsWith(oidcPrefix) || refusedOrigin(request.headers.origin)) {
+          return callback(null, { origin: false });
+        }
         callback(null, {
           origin: config.allowedOrigins,
           methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
