@@ -3,6 +3,8 @@ import { isCountryCode } from './countries.js';
 
 // Letters, marks, spaces and the punctuation found in real names; control characters never.
 const CONTROL_CHARACTERS = /\p{Cc}/u;
+// Half of a UTF-16 surrogate pair is no character: stored as UTF-8 it would come back as U+FFFD.
+const LONE_SURROGATE = /\p{Cs}/u;
 
 const personName = (label: string) =>
   z
@@ -12,6 +14,9 @@ const personName = (label: string) =>
     .max(50, { error: `${label} must be at most 50 characters` })
     .refine((value) => !CONTROL_CHARACTERS.test(value), {
       error: `${label} must not contain control characters`,
+    })
+    .refine((value) => !LONE_SURROGATE.test(value), {
+      error: `${label} must not contain broken characters`,
     });
 
 export const profileUpdateSchema = z
