@@ -41,7 +41,12 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium' }],
+  projects: [
+    { name: 'chromium', testIgnore: /delivery-switch\.spec\.ts$/ },
+    // Switching a remote's version edits the server's remotes file, which every page of the run reads: that test
+    // runs on its own, once the others are done. (Run it alone with `--project delivery --no-deps`.)
+    { name: 'delivery', testMatch: /delivery-switch\.spec\.ts$/, dependencies: ['chromium'] },
+  ],
   // The production build, started the way the README starts it (`pnpm start` = build + this script).
   webServer: {
     command: 'node e2e/support/start-fresh.mjs',
