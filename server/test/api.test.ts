@@ -243,6 +243,11 @@ describe('bearer token checks on /api', () => {
       () => mintAccessToken(t.app, alice.sub, { flaw: 'symmetric-alg' }),
       'The access token uses a signing algorithm that is not allowed',
     ],
+    [
+      'an unsigned token (alg none)',
+      () => mintAccessToken(t.app, alice.sub, { flaw: 'unsigned' }),
+      'The access token uses a signing algorithm that is not allowed',
+    ],
   ])('answers 401 for %s', async (_name, make, message) => {
     const response = await t.app.inject({ url: url(), headers: bearer(await make()) });
     expect(response.statusCode).toBe(401);

@@ -254,7 +254,8 @@ export function subOf(token: string): string {
 }
 
 /** How a minted access token differs from a good one. */
-export type TokenFlaw = 'expired' | 'wrong-signature' | 'wrong-issuer' | 'wrong-audience' | 'symmetric-alg';
+export type TokenFlaw =
+  'expired' | 'wrong-signature' | 'wrong-issuer' | 'wrong-audience' | 'symmetric-alg' | 'unsigned';
 
 let throwawayKey: Promise<CryptoKey> | undefined;
 
@@ -274,7 +275,7 @@ export interface MintOptions {
  * An access token shaped like the embedded provider's (RS256, the `kid` of its key, its issuer, `API_AUDIENCE`,
  * `sub` = `uid`, scopes, 10 minutes), signed with the provider's real key, so the API accepts it. A `flaw`
  * changes exactly one thing: valid but expired a minute ago, signed by a key the server does not know (under the
- * real `kid`), another issuer, another audience, or HS256.
+ * real `kid`), another issuer, another audience, HS256, or no signature at all (alg none).
  */
 export async function mintAccessToken(
   app: FastifyInstance,
@@ -304,6 +305,12 @@ export async function mintAccessToken(
     )
     .setAudience(claims.aud ?? (flaw === 'wrong-audience' ? 'api://another-api' : app.config.API_AUDIENCE))
     .setSubject(claims.sub ?? sub);
+  if (flaw === 'unsigned') {
+    // alg "none": the same claims, no signature at all.
+    const [, payload] = (await jwt.sign(await importJWK(keys.privateJwk, 'RS256'))).split('.');
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url');
+    return `${header}.${payload}.`;
+  }
   if (flaw === 'symmetric-alg')
     return jwt.sign(new TextEncoder().encode('a-shared-secret-of-32-bytes-long!'));
   if (flaw === 'wrong-signature') return jwt.sign(await throwawayRsaKey());
