@@ -105,6 +105,9 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
         filename: '[name].js',
         chunkFilename: production ? '[name].[contenthash:10].js' : '[name].js',
         assetModuleFilename: '[name].[contenthash:10][ext]',
+        // A module whose evaluation threw (say, it imports a shared singleton the MF runtime refused) is evaluated
+        // again on its next import, and throws again, instead of being handed out half-initialised.
+        strictModuleExceptionHandling: true,
         clean: true,
       },
       resolve: {
