@@ -7,6 +7,8 @@ export default createWebpackConfig({
   exposes: {
     // Must match REMOTE_PAGES in shared-auth's contract; the contract test fails CI when they drift.
     './PasswordPage': './src/exposes/PasswordPage.tsx',
+    // The framework-agnostic entry for pages outside the portal: mount(element, options) → unmount.
+    './mount': './src/exposes/mount.tsx',
   },
   devPort: 3002,
   title: 'Password (remote-password)',

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Starts the portal on the embedded default from the production builds: the server (API, identity provider and
-// the shell) on :3000, and each built remote from its own origin, as separate teams would deploy them.
+// the shell) on :3000, each built remote from its own origin, as separate teams would deploy them (each origin's
+// / is that remote alone, its standalone page), and the examples on :3100 (a plain page embedding a remote).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -74,4 +75,10 @@ for (const { name, port } of REMOTE_HOSTS) {
   const dist = path.join(root, name, 'dist');
   if (!existsSync(path.join(dist, 'remoteEntry.js'))) continue;
   run(name, [staticHostEntry, '--root', dist, '--port', String(port)]);
+}
+
+// Another site's page that embeds the Security remote (examples/embed-security), as an integrator would.
+export const EXAMPLES_PORT = 3100;
+if (existsSync(path.join(root, 'remote-security', 'dist', 'remoteEntry.js'))) {
+  run('examples', [path.join(root, 'examples', 'host.mjs'), '--port', String(EXAMPLES_PORT)]);
 }

@@ -1,15 +1,9 @@
-import { createRoot } from 'react-dom/client';
+import { startStandaloneHarness } from 'remote-harness/standalone';
+import { mount } from './exposes/mount.js';
 
-// Opened directly, the remote's own page explains where it belongs.
-const container = document.getElementById('root');
-if (container) {
-  createRoot(container).render(
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 24 }}>
-      <h1>remote-security {__APP_VERSION__}</h1>
-      <p>
-        This is the Security remote of the account portal (step-up verification and 2-step factors). The
-        portal shell loads it from remoteEntry.js.
-      </p>
-    </main>,
-  );
-}
+// Opened directly (`pnpm --filter remote-security dev`, or this remote's origin after `pnpm start`), the remote runs
+// alone: sign-in against the portal's identity provider, then the page through its own mount(), no shell.
+// This is the `main` entry only: the shell loads remoteEntry.js and the page chunks, never this.
+void startStandaloneHarness({ remote: 'remote-security', mount }).catch((error: unknown) =>
+  console.error('The standalone harness could not start:', error),
+);

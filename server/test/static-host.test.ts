@@ -67,6 +67,38 @@ describe("a remote's build, served as a CDN would", () => {
   });
 });
 
+describe("a remote's build with its standalone page (index.html)", () => {
+  let dir: string;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    dir = tempDir();
+    writeBuild(path.join(dir, 'dist'), '1.0.0');
+    writeFileSync(path.join(dir, 'dist', 'index.html'), '<!doctype html><title>remote alone</title>');
+    app = await buildStaticHost({ root: path.join(dir, 'dist'), allowedOrigins: [PORTAL] });
+  });
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.each(['/', '/login/callback', '/login/callback?code=c&state=s'])(
+    'answers %s with the page, no-cache',
+    async (url) => {
+      const response = await app.inject(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.body).toContain('remote alone');
+    },
+  );
+
+  it('still answers a missing file with 404', async () => {
+    const response = await app.inject('/missing.js');
+    expect(response.statusCode).toBe(404);
+    expect((await app.inject({ method: 'POST', url: '/login/callback' })).statusCode).toBe(404);
+  });
+});
+
 describe('a folder of versioned builds (remote-profile/<version>/)', () => {
   let dir: string;
   let app: FastifyInstance;

@@ -39,11 +39,13 @@ export async function buildStaticHost({
   if (remoteEntriesIn(root).length === 0) {
     throw new Error(`${root} holds no remoteEntry.js: build the remote first (pnpm build).`);
   }
+  // A remote's build has an index.html: its standalone page (sign-in, then the page without the shell).
+  const hasPage = existsSync(path.join(root, 'index.html'));
   const app = Fastify({ logger });
   await app.register(cors, { origin: [...allowedOrigins], methods: ['GET', 'HEAD'] });
   await app.register(fastifyStatic, {
     root,
-    index: false,
+    index: hasPage ? ['index.html'] : false,
     cacheControl: false,
     setHeaders: (res, filePath) => {
       res.setHeader('Cache-Control', cacheControlFor(filePath));
@@ -53,9 +55,14 @@ export async function buildStaticHost({
     },
   });
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.setNotFoundHandler(async (request, reply) =>
-    reply.code(404).send({ error: `Not found: ${request.method} ${request.url.split('?')[0] ?? ''}` }),
-  );
+  app.setNotFoundHandler(async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    // The standalone page routes on its own (/login/callback is where the identity provider returns).
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !/\.[A-Za-z0-9]+$/.test(pathname);
+    if (hasPage && isPage) return reply.sendFile('index.html');
+    return reply.code(404).send({ error: `Not found: ${request.method} ${pathname}` });
+  });
   await app.ready();
   return app;
 }

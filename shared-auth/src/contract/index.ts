@@ -9,3 +9,4 @@ export * from './profile.js';
 export * from './settings.js';
 export * from './stepup.js';
 export * from './remotes.js';
+export type * from './mount.js';

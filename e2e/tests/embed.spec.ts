@@ -1,0 +1,78 @@
+import { expect, test } from '@playwright/test';
+import { signInOnProvider } from '../support/sign-in.js';
+import { createUser } from '../support/users.js';
+import { emailSection, emailSwitch, mailFor } from './security-helpers.js';
+
+// examples/embed-security: a plain HTML page of another site (no React, no bundler) on http://localhost:3100,
+// which signs in with okta-auth-js and mounts the Security remote through the Module Federation runtime.
+const EXAMPLE = 'http://localhost:3100';
+
+test.describe.configure({ timeout: 90_000 });
+
+test('a plain page embeds the Security remote: sign in, turn on the email factor, sign out', async ({
+  page,
+  request,
+}) => {
+  const user = await createUser();
+  // Errors of the embedding page (the provider's sign-in page, on the server's origin, is not under test).
+  const errors: string[] = [];
+  const onExample = () => page.url().startsWith(`${EXAMPLE}/`);
+  page.on('console', (message) => {
+    if (message.type() === 'error' && onExample())
+      errors.push(`${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => onExample() && errors.push(error.message));
+  const scripts: string[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(response.url());
+  });
+
+  await page.goto(`${EXAMPLE}/`);
+  await signInOnProvider(page, user);
+  await expect(page).toHaveURL(`${EXAMPLE}/`);
+
+  // The integrator's page is still theirs; the box holds the remote.
+  await expect(page.getByRole('banner')).toContainText('Example Corp');
+  await expect(page.getByText(`Signed in as ${user.name}`)).toBeVisible();
+  const embedded = page.locator('#security');
+  await expect(embedded.getByRole('heading', { level: 1, name: 'Security' })).toBeVisible();
+  await expect(
+    embedded.getByText(
+      "Protect your account with 2-step verification. Each time you sign in to your F5 account, you'll need your password and a verification code.",
+    ),
+  ).toBeVisible();
+  // A new user has no factor: no challenge, straight to the factors. Turning on email uses the token getter, the
+  // API base URL, antd's form and the code from the mailbox.
+  const section = emailSection(page);
+  await expect(emailSwitch(page)).toBeEnabled();
+  await emailSwitch(page).click();
+  const before = new Date(Date.now() - 1000).toISOString();
+  await section.getByRole('button', { name: 'Send Code' }).click();
+  // Not anchored at the start: antd's button sometimes keeps its hidden loading icon ("loading") in the name.
+  await expect(section.getByRole('button', { name: /Resend \(\d+s\)$/ })).toBeDisabled();
+  const message = await mailFor(request, user.email, before);
+  await section.getByLabel('Verification code').fill(message.code);
+  await section.getByRole('button', { name: 'Verify' }).click();
+  const enrolled = page.getByRole('region', { name: 'Your Email Factor' });
+  await expect(enrolled).toBeVisible();
+  await expect(enrolled.getByText('Verified')).toBeVisible();
+  await expect(emailSwitch(page)).toBeChecked();
+
+  // The page has no React of its own: the remote brought its copies, from its own origin.
+  expect(scripts.some((url) => url.startsWith('http://localhost:3003/remoteEntry.js'))).toBe(true);
+  expect(scripts.filter((url) => url.startsWith('http://localhost:3000/'))).toEqual([]);
+  expect(await page.evaluate(() => 'React' in window || 'antd' in window)).toBe(false);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('the example page is served with its Content-Security-Policy', async ({ request }) => {
+  const response = await request.get(`${EXAMPLE}/`);
+  expect(response.ok()).toBe(true);
+  const csp = response.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain("script-src 'self' http://localhost:3003 'sha256-");
+  expect(csp).toContain('connect-src');
+  expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+});

@@ -1,0 +1,168 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import { useAuth, type RemoteMountOptions } from 'shared-auth';
+import { App, Button } from 'shared-ui';
+import { createRemoteMount } from './createRemoteMount.js';
+import { getIsFederated } from './getIsFederated.js';
+
+jest.mock('./getIsFederated.js');
+const getIsFederatedMock = jest.mocked(getIsFederated);
+const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
+
+/** A page that shows what it reads from shared-auth, like the real ones do. */
+function TestPage() {
+  const auth = useAuth();
+  const { notification } = App.useApp();
+  return (
+    <section aria-label="Test page">
+      <h1>Security</h1>
+      <p>
+        {auth.user.name} ({auth.user.email}, {auth.user.country})
+      </p>
+      <p>{auth.isFederated ? 'federated' : 'local'}</p>
+      <p>API at {auth.apiBaseUrl}</p>
+      <p>Flags at {auth.flagBaseUrl}</p>
+      <Button
+        onClick={async () => {
+          await auth.refreshUser();
+          notification.success({ title: `Token ${String(await auth.getAccessToken())}` });
+        }}
+      >
+        Refresh
+      </Button>
+    </section>
+  );
+}
+
+const { mount, provider } = createRemoteMount(TestPage, { name: 'remote_test', label: 'Security' });
+
+function options(overrides: Partial<RemoteMountOptions> = {}): RemoteMountOptions {
+  return {
+    getAccessToken: async () => 'access-token',
+    user: {
+      sub: '00u1',
+      email: 'tess@example.org',
+      given_name: 'Tess',
+      family_name: 'Tester',
+      country: 'de',
+    },
+    apiBaseUrl: 'http://localhost:3000',
+    isFederated: false,
+    ...overrides,
+  };
+}
+
+let element: HTMLElement;
+beforeEach(() => {
+  element = document.createElement('div');
+  document.body.append(element);
+});
+afterEach(() => element.remove());
+
+async function mountInto(target: HTMLElement, values: RemoteMountOptions) {
+  let unmount: () => void = () => undefined;
+  await act(async () => {
+    unmount = mount(target, values);
+  });
+  return unmount;
+}
+
+describe('mount()', () => {
+  it('renders the page into the element with the user, API and flags from the options', async () => {
+    const unmount = await mountInto(element, options());
+    const page = within(element).getByRole('region', { name: 'Test page' });
+    expect(within(page).getByRole('heading', { level: 1, name: 'Security' })).toBeInTheDocument();
+    expect(page).toHaveTextContent('Tess Tester (tess@example.org, DE)');
+    expect(page).toHaveTextContent('local');
+    expect(page).toHaveTextContent('API at http://localhost:3000');
+    expect(page).toHaveTextContent('Flags at http://localhost:3000/flags/4x3');
+    expect(getIsFederatedMock).not.toHaveBeenCalled();
+    act(() => unmount());
+  });
+
+  it('themes the page and gives it antd App context; calls the token getter and refreshUser', async () => {
+    const refreshUser = jest.fn(() => Promise.resolve());
+    const unmount = await mountInto(element, options({ refreshUser }));
+    await userEvent.click(within(element).getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByText('Token access-token')).toBeInTheDocument();
+    expect(refreshUser).toHaveBeenCalledTimes(1);
+    act(() => unmount());
+  });
+
+  it('asks the API whether the user is federated when the option is left out', async () => {
+    getIsFederatedMock.mockResolvedValue(true);
+    const { isFederated: _omitted, ...rest } = options();
+    const unmount = await mountInto(element, rest);
+    expect(await within(element).findByText('federated')).toBeInTheDocument();
+    expect(getIsFederatedMock).toHaveBeenCalledWith(expect.anything(), '00u1');
+    act(() => unmount());
+  });
+
+  it('counts a failed federated check as not federated, and shows a spinner until it answers', async () => {
+    let fail: (reason: Error) => void = () => undefined;
+    getIsFederatedMock.mockReturnValue(new Promise((_resolve, reject) => (fail = reject)));
+    const { isFederated: _omitted, ...rest } = options();
+    const unmount = await mountInto(element, rest);
+    expect(within(element).getByLabelText('Loading Security')).toBeInTheDocument();
+    await act(async () => fail(new Error('offline')));
+    expect(await within(element).findByText('local')).toBeInTheDocument();
+    act(() => unmount());
+  });
+
+  it('unmount empties the element; calling it twice does nothing; the element can be mounted again', async () => {
+    const unmount = await mountInto(element, options());
+    expect(element).not.toBeEmptyDOMElement();
+    act(() => unmount());
+    expect(element).toBeEmptyDOMElement();
+    act(() => unmount());
+    const again = await mountInto(element, options({ user: { sub: '00u2', email: 'sam@example.org' } }));
+    expect(within(element).getByRole('region', { name: 'Test page' })).toHaveTextContent('sam@example.org');
+    act(() => again());
+    expect(element).toBeEmptyDOMElement();
+  });
+
+  it('refuses to mount twice into the same element', async () => {
+    const unmount = await mountInto(element, options());
+    expect(() => mount(element, options())).toThrow(
+      'mount(): remote_test is already mounted in this element; call the unmount function mount() returned first.',
+    );
+    act(() => unmount());
+  });
+
+  it('fails fast on bad options, naming the option, and renders nothing', () => {
+    expect(() => mount(element, { ...options(), apiBaseUrl: 'localhost' })).toThrow(
+      'mount(): invalid option "apiBaseUrl"',
+    );
+    expect(() => mount('#security' as unknown as HTMLElement, options())).toThrow('must be a DOM element');
+    expect(element).toBeEmptyDOMElement();
+  });
+});
+
+describe('the bridge-react provider', () => {
+  it('renders for a React host that passes the options as props, and destroys', async () => {
+    const bridge = provider();
+    await act(async () => {
+      await bridge.render({ dom: element, moduleName: 'remote_test', basename: '/', ...options() });
+    });
+    expect(within(element).getByRole('heading', { name: 'Security' })).toBeInTheDocument();
+    act(() => bridge.destroy({ dom: element, moduleName: 'remote_test' }));
+    expect(element).toBeEmptyDOMElement();
+  });
+
+  it('shows a contained error for props that are not valid options', async () => {
+    const bridge = provider();
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    await act(async () => {
+      await bridge.render({
+        dom: element,
+        moduleName: 'remote_test',
+        ...options(),
+        getAccessToken: undefined,
+      });
+    });
+    await waitFor(() =>
+      expect(within(element).getByRole('alert')).toHaveTextContent('invalid option "getAccessToken"'),
+    );
+    act(() => bridge.destroy({ dom: element, moduleName: 'remote_test' }));
+  });
+});

@@ -1,0 +1,100 @@
+import { act, render, screen } from '@testing-library/react';
+import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import type { RemoteMountOptions } from 'shared-auth';
+import { PortalThemeProvider } from 'shared-ui';
+import { HarnessPage } from './HarnessPage.js';
+import type { HarnessAuth } from './signIn.js';
+
+const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
+
+function fakeAuth() {
+  const listeners = new Set<(key: string) => void>();
+  let claims: Record<string, unknown> = {
+    sub: '00u1',
+    email: 'tess@example.org',
+    given_name: 'Tess',
+    family_name: 'Tester',
+    name: 'Tess Tester',
+    country: 'DE',
+    iss: 'http://localhost:3000/oauth2/default',
+  };
+  const auth = {
+    tokenManager: {
+      getTokensSync: () => ({ idToken: { claims }, accessToken: { accessToken: 'at-1' } }),
+      on: (_event: string, listener: (key: string) => void) => listeners.add(listener),
+      off: (_event: string, listener: (key: string) => void) => listeners.delete(listener),
+      renew: jest.fn(async () => {
+        claims = { ...claims, name: 'Tess Renamed' };
+        listeners.forEach((listener) => listener('idToken'));
+      }),
+    },
+    signOut: jest.fn(async () => true),
+  };
+  return auth as unknown as HarnessAuth & { tokenManager: { renew: jest.Mock }; signOut: jest.Mock };
+}
+
+describe('HarnessPage', () => {
+  it('shows who is signed in, mounts the page with their claims, and unmounts it when it goes', async () => {
+    const unmount = jest.fn();
+    const mount = jest.fn((element: HTMLElement, _options: RemoteMountOptions) => {
+      element.textContent = 'the mounted page';
+      return unmount;
+    });
+    const auth = fakeAuth();
+    const view = render(
+      <PortalThemeProvider>
+        <HarnessPage
+          remote="remote-test"
+          mount={mount}
+          auth={auth}
+          apiBaseUrl="http://localhost:3000"
+          flagBaseUrl="http://localhost:3000/flags/4x3"
+        />
+      </PortalThemeProvider>,
+    );
+    expect(screen.getByRole('banner')).toHaveTextContent('remote-test');
+    expect(screen.getByRole('banner')).toHaveTextContent('Signed in as Tess Tester');
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+    expect(screen.getByRole('main')).toHaveTextContent('the mounted page');
+
+    expect(mount).toHaveBeenCalledTimes(1);
+    const [element, options] = mount.mock.calls[0]!;
+    expect(screen.getByRole('main')).toContainElement(element);
+    expect(options.user).toEqual({
+      sub: '00u1',
+      email: 'tess@example.org',
+      given_name: 'Tess',
+      family_name: 'Tester',
+      name: 'Tess Tester',
+      country: 'DE',
+    });
+    expect(options.apiBaseUrl).toBe('http://localhost:3000');
+    expect(options.flagBaseUrl).toBe('http://localhost:3000/flags/4x3');
+    expect(await options.getAccessToken()).toBe('at-1');
+
+    // A profile save renews the ID token: the header follows, the page is not mounted again.
+    await act(() => options.refreshUser!());
+    expect(screen.getByRole('banner')).toHaveTextContent('Signed in as Tess Renamed');
+    expect(mount).toHaveBeenCalledTimes(1);
+
+    view.unmount();
+    expect(unmount).toHaveBeenCalledTimes(1);
+  });
+
+  it('signs out with Sign out', async () => {
+    const auth = fakeAuth();
+    render(
+      <PortalThemeProvider>
+        <HarnessPage
+          remote="remote-test"
+          mount={() => () => undefined}
+          auth={auth}
+          apiBaseUrl=""
+          flagBaseUrl=""
+        />
+      </PortalThemeProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(auth.signOut).toHaveBeenCalled();
+  });
+});

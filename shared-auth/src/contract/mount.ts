@@ -1,0 +1,49 @@
+/**
+ * The framework-agnostic entry every remote exposes as `./mount` (next to its page module in REMOTE_PAGES):
+ * an integrator's page loads it through the Module Federation runtime and calls
+ * `mount(element, options)`, which renders the remote's page (themed, with its own auth context) into the
+ * element and returns the function that removes it again.
+ *
+ * Types only: nothing here reaches the bundles. The remotes check the options at run time (remote-harness), and
+ * the contract stays free of DOM types so the server can import it too.
+ */
+
+/** The exposed module name of the framework-agnostic entry, in every remote. */
+export type RemoteMountModule = './mount';
+
+/** The signed-in user's ID-token claims, under the names an integrator's OpenID client already has. */
+export interface RemoteMountUserClaims {
+  /** The user id: the `:sub` of every account API call. */
+  sub: string;
+  email: string;
+  given_name?: string;
+  family_name?: string;
+  /** Defaults to given_name and family_name joined. */
+  name?: string;
+  /** Two-letter country code. */
+  country?: string;
+}
+
+export interface RemoteMountOptions {
+  /** Returns the user's current access token for the account API (a bearer JWT); may be async. */
+  getAccessToken: () => string | undefined | Promise<string | undefined>;
+  /** The signed-in user's claims. */
+  user: RemoteMountUserClaims;
+  /** Whether the user signs in through their company (single sign-on). Omitted: asked from the API's isfederated
+   * call, and a failed call counts as not federated, as in the portal. */
+  isFederated?: boolean;
+  /** Origin (and optional path) of the account API, e.g. `https://account.example.com`; '' for the page's own. */
+  apiBaseUrl: string;
+  /** Where the remote is mounted in the page's address space, for remotes that route inside; default '/'. */
+  basePath?: string;
+  /** Base URL of the country flag images; default `${apiBaseUrl}/flags/4x3`. */
+  flagBaseUrl?: string;
+  /** Called after the user changed their claims (profile save), so the page's sign-in can renew its ID token. */
+  refreshUser?: () => Promise<void>;
+}
+
+/** Removes what `mount` rendered. Calling it twice does nothing; the element can be mounted into again. */
+export type RemoteUnmount = () => void;
+
+/** `mount(element, options)`. `TElement` is the DOM's HTMLElement in browser code. */
+export type RemoteMount<TElement> = (element: TElement, options: RemoteMountOptions) => RemoteUnmount;
