@@ -32,7 +32,7 @@ export function jestConfig() {
     setupFilesAfterEnv: ['@testing-library/jest-dom'],
     testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
     // antd renders slowly under jsdom; a whole user flow can take a few seconds.
-    testTimeout: 20000,
+    testTimeout: 60000,
     clearMocks: true,
     restoreMocks: true,
   };

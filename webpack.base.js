@@ -7,7 +7,7 @@ import fs from 'node:fs';
 
 /**
  * Singletons every app shares. An app shares only those it depends on itself.
- * `shared-auth` and `shared-ui` are workspace packages: give them a real version and range, or MF skips the check.
+ * `shared-*` are workspace packages: give them a real version and range, or MF skips the check.
  */
 const SINGLETONS = [
   'react',
@@ -16,6 +16,8 @@ const SINGLETONS = [
   'react-dom/client',
   'shared-auth',
   'shared-ui',
+  'shared-ui/forms',
+  'shared-router',
 ];
 
 function readJson(file) {

@@ -1,3 +1,4 @@
+/* global document */
 // First-page bytes: every JS and CSS response the browser loads before the profile renders (a signed-in deep
 // link to /profile), gzip -9 each, attributed to packages through the builds' source maps.
 import { existsSync } from 'node:fs';
@@ -16,6 +17,16 @@ const DIST_BY_PORT = {
 
 export async function measureFirstPage(context, portal, account) {
   const page = await context.newPage();
+  // Note the moment the profile appears, from inside the page: what is requested after it (prefetches of the
+  // edit form while the user reads) is not part of the first page.
+  await page.addInitScript((familyName) => {
+    new MutationObserver((_changes, observer) => {
+      if (document.querySelector('table')?.textContent?.includes(familyName)) {
+        globalThis.__profileRenderedAt = performance.now();
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  }, account.familyName);
   const responses = [];
   page.on('response', (response) => {
     const type = response.request().resourceType();
@@ -23,8 +34,16 @@ export async function measureFirstPage(context, portal, account) {
   });
   await page.goto(`${portal}/profile`);
   await page.getByRole('table').getByText(account.familyName).waitFor();
+  const startedBeforeRender = new Set(
+    await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.startTime < globalThis.__profileRenderedAt)
+        .map((entry) => entry.name),
+    ),
+  );
   const files = [];
-  for (const response of responses) {
+  for (const response of responses.filter((candidate) => startedBeforeRender.has(candidate.url()))) {
     const body = await response.body();
     const url = new URL(response.url());
     files.push({

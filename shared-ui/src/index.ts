@@ -1,6 +1,7 @@
 // The antd components the portal uses, re-exported once. This package is a Module Federation singleton, so
 // antd is bundled once, tree-shaken to this list, and every remote gets the shell's copy and theme.
-// A team that needs another component adds it here (see README: "Adding a UI component").
+// A team that needs another component adds it here (see README: "Adding a UI component"). Form controls are in
+// './forms.ts' ('shared-ui/forms'), which loads only when a form is first shown.
 export {
   Alert,
   App,
@@ -8,20 +9,14 @@ export {
   Descriptions,
   Dropdown,
   Flex,
-  Form,
-  Input,
   Layout,
-  Menu,
   Modal,
-  Result,
-  Select,
   Space,
   Spin,
-  Switch,
   Tag,
   Typography,
 } from 'antd';
-export type { DescriptionsProps, FormInstance, MenuProps, QRCodeProps, SelectProps } from 'antd';
+export type { DescriptionsProps, MenuProps, QRCodeProps } from 'antd';
 export {
   CheckCircleFilled,
   CloseCircleOutlined,
@@ -34,4 +29,5 @@ export {
 } from '@ant-design/icons';
 export { PortalThemeProvider, portalTheme } from './theme.js';
 export { QRCode } from './QRCode.js';
+export { Result, type ResultProps } from './Result.js';
 export { WaitDialog, type WaitDialogProps } from './WaitDialog.js';

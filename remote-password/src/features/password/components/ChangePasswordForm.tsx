@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Button, Flex, Form, Input, Typography } from 'shared-ui';
+import { Button, Flex, Typography } from 'shared-ui';
+import { Form, Input } from 'shared-ui/forms';
 import {
   canSavePasswordChange,
   CONFIRM_PASSWORD_MISMATCH_MESSAGE,

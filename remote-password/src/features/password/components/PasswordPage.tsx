@@ -1,11 +1,16 @@
-import { useEffect, useRef } from 'react';
-import { Alert, Button, Descriptions, Result, Typography, WaitDialog } from 'shared-ui';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Alert, Button, Descriptions, Result, Spin, Typography, WaitDialog } from 'shared-ui';
 import { useAuth } from 'shared-auth';
 import { usePasswordPage } from '../hooks/usePasswordPage.js';
 import type { PasswordView } from '../model/passwordPageReducer.js';
-import { ChangePasswordForm } from './ChangePasswordForm.js';
 import { SaveRefusedDialog } from './SaveRefusedDialog.js';
 import { visuallyHidden } from './visuallyHidden.js';
+
+// The change view has the form controls; they load when the user starts a change, not with the page.
+const loadChangePasswordForm = () => import('./ChangePasswordForm.js');
+const ChangePasswordForm = lazy(() =>
+  loadChangePasswordForm().then((module) => ({ default: module.ChangePasswordForm })),
+);
 
 export function PasswordPage() {
   const { user, isFederated } = useAuth();
@@ -28,6 +33,12 @@ function PasswordViews({ email }: { email: string }) {
   const { view, refusal, startChange, cancel, closeRefusal, save } = usePasswordPage();
   const changeButton = useRef<HTMLButtonElement>(null);
   const previousView = useRef<PasswordView>(view);
+
+  // Once the page is shown, fetch the change form in the background so that Change Password opens at once.
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
+    idle(() => void loadChangePasswordForm());
+  }, []);
 
   // Back in the Initial view after Cancel or a save, keyboard focus returns to where the change began.
   useEffect(() => {
@@ -73,7 +84,9 @@ function PasswordViews({ email }: { email: string }) {
   // CHANGE and SAVING: the form stays mounted under the wait dialog, so a refused save keeps what was typed.
   return (
     <>
-      <ChangePasswordForm email={email} onCancel={cancel} onSave={(fields) => void save(fields)} />
+      <Suspense fallback={<Spin aria-label="Loading the form" />}>
+        <ChangePasswordForm email={email} onCancel={cancel} onSave={(fields) => void save(fields)} />
+      </Suspense>
       <WaitDialog
         open={view === 'SAVING'}
         title="Saving"

@@ -1,4 +1,4 @@
-import { Select } from 'shared-ui';
+import { Select } from 'shared-ui/forms';
 import { COUNTRIES } from 'shared-auth';
 import { CountryLabel } from './CountryLabel.js';
 

@@ -63,7 +63,7 @@ describe('ProfilePage', () => {
   it('switches to an edit form with Cancel and Save, where the email cannot be changed', async () => {
     renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Edit My Profile' }));
-    expect(screen.getByLabelText('First Name')).toHaveValue('Alice');
+    expect(await screen.findByLabelText('First Name')).toHaveValue('Alice');
     expect(screen.getByLabelText('Email')).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save' })).toBeInTheDocument();
@@ -73,7 +73,7 @@ describe('ProfilePage', () => {
     updateProfileMock.mockResolvedValue(stored);
     const auth = renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Edit My Profile' }));
-    await userEvent.clear(screen.getByLabelText('Last Name'));
+    await userEvent.clear(await screen.findByLabelText('Last Name'));
     await userEvent.type(screen.getByLabelText('Last Name'), 'Pleasance');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
@@ -89,7 +89,7 @@ describe('ProfilePage', () => {
     updateProfileMock.mockReturnValue(new Promise((resolve) => (finish = resolve)));
     renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Edit My Profile' }));
-    await userEvent.type(screen.getByLabelText('Last Name'), 'x');
+    await userEvent.type(await screen.findByLabelText('Last Name'), 'x');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Saving' });
@@ -101,7 +101,7 @@ describe('ProfilePage', () => {
   it('sends nothing when nothing changed, and returns to the read-only view', async () => {
     renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Edit My Profile' }));
-    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Save' }));
     expect(await screen.findByRole('button', { name: 'Edit My Profile' })).toBeInTheDocument();
     expect(updateProfileMock).not.toHaveBeenCalled();
   });
@@ -109,7 +109,7 @@ describe('ProfilePage', () => {
   it('Cancel discards the edits', async () => {
     renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Edit My Profile' }));
-    await userEvent.clear(screen.getByLabelText('First Name'));
+    await userEvent.clear(await screen.findByLabelText('First Name'));
     await userEvent.type(screen.getByLabelText('First Name'), 'Mallory');
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.getByText('Alice')).toBeInTheDocument();
@@ -121,7 +121,7 @@ describe('ProfilePage', () => {
     updateProfileMock.mockRejectedValue(new ApiError('Last name must be at most 50 characters', 400));
     renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Edit My Profile' }));
-    await userEvent.type(screen.getByLabelText('Last Name'), 'x');
+    await userEvent.type(await screen.findByLabelText('Last Name'), 'x');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     expect(await screen.findByText('Last name must be at most 50 characters')).toBeInTheDocument();
@@ -135,7 +135,7 @@ describe('ProfilePage', () => {
     updateProfileMock.mockResolvedValue({ ...stored, lastName: 'Liddell', country: 'FR' });
     renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Edit My Profile' }));
-    await userEvent.type(screen.getByLabelText('Country'), 'Fran');
+    await userEvent.type(await screen.findByLabelText('Country'), 'Fran');
     const listbox = await screen.findByRole('listbox');
     expect(within(listbox).getByRole('option', { name: 'France' })).toBeInTheDocument();
     await userEvent.click(screen.getByTitle('France'));

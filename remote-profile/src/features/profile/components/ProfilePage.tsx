@@ -1,13 +1,22 @@
-import { Alert, Button, Descriptions, Flex, Form, Input, Typography, WaitDialog } from 'shared-ui';
+import { lazy, Suspense, useEffect } from 'react';
+import { Button, Descriptions, Spin, Typography, WaitDialog } from 'shared-ui';
 import { useAuth } from 'shared-auth';
 import { useProfileEditor } from '../hooks/useProfileEditor.js';
-import type { ProfileFields } from '../model/profile.js';
 import { CountryLabel } from './CountryLabel.js';
-import { CountrySelect } from './CountrySelect.js';
+
+const loadEditForm = () => import('./ProfileEditForm.js');
+const ProfileEditForm = lazy(loadEditForm);
 
 export function ProfilePage() {
   const { flagBaseUrl } = useAuth();
   const { profile, status, error, canEdit, loaded, edit, cancel, save } = useProfileEditor();
+
+  // Once the page is shown, fetch the edit form in the background so that Edit opens at once.
+  useEffect(() => {
+    if (!canEdit) return;
+    const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
+    idle(() => void loadEditForm());
+  }, [canEdit]);
 
   return (
     <section aria-labelledby="profile-title" style={{ maxWidth: 720 }}>
@@ -48,41 +57,15 @@ export function ProfilePage() {
           ) : null}
         </>
       ) : (
-        <Form<ProfileFields>
-          layout="vertical"
-          initialValues={profile}
-          onFinish={(values) => void save(values)}
-          requiredMark={false}
-          style={{ maxWidth: 480 }}
-        >
-          {error ? <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} /> : null}
-          <Form.Item
-            label="First Name"
-            name="firstName"
-            rules={[{ max: 50, message: 'At most 50 characters' }]}
-          >
-            <Input autoComplete="given-name" maxLength={50} />
-          </Form.Item>
-          <Form.Item
-            label="Last Name"
-            name="lastName"
-            rules={[{ max: 50, message: 'At most 50 characters' }]}
-          >
-            <Input autoComplete="family-name" maxLength={50} />
-          </Form.Item>
-          <Form.Item label="Email" name="email">
-            <Input disabled />
-          </Form.Item>
-          <Form.Item label="Country" name="country">
-            <CountrySelect flagBaseUrl={flagBaseUrl} />
-          </Form.Item>
-          <Flex gap={12}>
-            <Button onClick={cancel}>Cancel</Button>
-            <Button type="primary" htmlType="submit">
-              Save
-            </Button>
-          </Flex>
-        </Form>
+        <Suspense fallback={<Spin aria-label="Loading the form" />}>
+          <ProfileEditForm
+            profile={profile}
+            error={error}
+            flagBaseUrl={flagBaseUrl}
+            onSave={(values) => void save(values)}
+            onCancel={cancel}
+          />
+        </Suspense>
       )}
     </section>
   );

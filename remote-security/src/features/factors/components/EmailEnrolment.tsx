@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Button, Flex, Input } from 'shared-ui';
+import { Button, Flex } from 'shared-ui';
+import { Input } from 'shared-ui/forms';
 import { isApiError, useApiClient, useAuth } from 'shared-auth';
 import { activate, enrollEmail } from '../api/factorsApi.js';
 import { RESEND_SECONDS, sendCodeLabel, useCountdown } from '../hooks/useCountdown.js';

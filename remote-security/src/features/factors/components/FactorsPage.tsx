@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Button, Flex, Spin, Switch, Tag, Typography } from 'shared-ui';
+import { Button, Flex, Spin, Tag, Typography } from 'shared-ui';
+import { Switch } from 'shared-ui/forms';
 import type { ActiveFactorsData } from 'shared-auth';
 import { useFactors } from '../hooks/useFactors.js';
 import type { FactorKind } from '../model/enrolment.js';

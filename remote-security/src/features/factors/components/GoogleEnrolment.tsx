@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Button, Flex, Input, Modal, QRCode, Spin } from 'shared-ui';
+import { Button, Flex, Modal, QRCode, Spin } from 'shared-ui';
+import { Input } from 'shared-ui/forms';
 import { isApiError, useApiClient, useAuth, type GoogleEnrollResponse } from 'shared-auth';
 import { activate, enrollGoogle } from '../api/factorsApi.js';
 import { APP_STORE_URL, PLAY_STORE_URL } from './texts.js';

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Button, Flex, Input, WaitDialog } from 'shared-ui';
+import { Button, Flex, WaitDialog } from 'shared-ui';
+import { Input } from 'shared-ui/forms';
 import { isApiError } from 'shared-auth';
 import { canVerifyStepUpCode, INVALID_CODE_MESSAGES, normaliseStepUpCode } from '../model/codes.js';
 

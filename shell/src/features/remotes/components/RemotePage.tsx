@@ -53,6 +53,20 @@ function useRemoteModule(remote: PortalPage['remote'], enabled: boolean, load: R
   return { result, attempt, retry: () => setAttempt((count) => count + 1) };
 }
 
+let formsRequested = false;
+
+/**
+ * The form controls ('shared-ui/forms') are on no first page: fetch them once a page is in, while the user reads
+ * it. Importing them here also makes the shell their provider, so every remote's forms use the shell's antd and
+ * theme instead of a copy of their own.
+ */
+function prefetchFormControls(): void {
+  if (formsRequested) return;
+  formsRequested = true;
+  const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
+  idle(() => void import('shared-ui/forms'));
+}
+
 /** One remote's page, loaded at runtime. Every failure stays inside this route, with a Retry. */
 export function RemotePage({ page, load = loadPageModule }: RemotePageProps) {
   const remotes = useRemotes();
@@ -77,6 +91,7 @@ export function RemotePage({ page, load = loadPageModule }: RemotePageProps) {
   if (result.status === 'loading') return <PageLoading label={page.label} />;
   if (result.status === 'failed')
     return <RemoteLoadFailed label={page.label} onRetry={retry} error={result.error} />;
+  prefetchFormControls();
   const { Page } = result;
   return (
     <RemoteErrorBoundary key={attempt} label={page.label} onRetry={retry}>
