@@ -1,4 +1,4 @@
-/* global document */
+/* global document, MutationObserver */
 // First-page bytes: every JS and CSS response the browser loads before the profile renders (a signed-in deep
 // link to /profile), gzip -9 each, attributed to packages through the builds' source maps.
 import { existsSync } from 'node:fs';
