@@ -42,10 +42,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: /delivery-switch\.spec\.ts$/ },
     // Switching a remote's version edits the server's remotes file, which every page of the run reads: that test
-    // runs on its own, once the others are done. (Run it alone with `--project delivery --no-deps`.)
-    { name: 'delivery', testMatch: /delivery-switch\.spec\.ts$/, dependencies: ['chromium'] },
+    // runs on its own once all the others are done. As chromium's teardown project it runs whether they passed or
+    // not (a project that depends on chromium would be skipped after any failure). Alone: `--project delivery`.
+    { name: 'chromium', testIgnore: /delivery-switch\.spec\.ts$/, teardown: 'delivery' },
+    { name: 'delivery', testMatch: /delivery-switch\.spec\.ts$/ },
   ],
   // The production build, started the way the README starts it (`pnpm start` = build + this script).
   webServer: {
