@@ -57,6 +57,12 @@ test('a plain page embeds the Security remote: sign in, turn on the email factor
   await expect(enrolled).toBeVisible();
   await expect(enrolled.getByText('Verified')).toBeVisible();
   await expect(emailSwitch(page)).toBeChecked();
+  // The remote's toast (antd's App context, inside the mount) shows over the page, top right, for 30 s; the user
+  // closes it to reach the page's own Sign out button under it.
+  const toast = page.getByRole('alert').filter({ hasText: 'Verification with email is set up.' });
+  await expect(toast).toBeVisible();
+  await toast.getByRole('button', { name: /close/i }).click();
+  await expect(toast).toBeHidden();
 
   // The page has no React of its own: the remote brought its copies, from its own origin.
   expect(scripts.some((url) => url.startsWith('http://localhost:3003/remoteEntry.js'))).toBe(true);
