@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { buildRemoteCopy, tempFolder } from '../support/remote-build.js';
 import { RemoteHost, testHostPort } from '../support/remote-host.js';
-import { readRemotesFile, switchRemote } from '../support/remotes-file.js';
+import { readRemotesFile, switchRemote, type RemotesFile } from '../support/remotes-file.js';
 import { signIn } from '../support/sign-in.js';
 import { createUser } from '../support/users.js';
 
@@ -61,9 +61,14 @@ test('switching a remote to a new version in the remotes file shows it on the ne
   expect(originalLine).not.toContain(buildId);
   const shellBefore = new Map(shellScripts);
 
+  /** What the server now answers for the profile remote (it notices a changed file within a second). */
+  const servedEntry = async () =>
+    ((await (await page.request.get('/remotes.json')).json()) as RemotesFile).remotes.remote_profile?.entry;
+
   const rollBack = switchRemote('remote_profile', newEntry);
   try {
     // Live on the next page load: no shell rebuild, no server restart.
+    await expect.poll(servedEntry).toBe(newEntry);
     await page.reload();
     await expect(page.getByText(`My Profile · build ${buildId}`)).toBeVisible();
     // The whole page works from its new home, with the shell's signed-in user.
@@ -81,6 +86,7 @@ test('switching a remote to a new version in the remotes file shows it on the ne
     }
 
     rollBack();
+    await expect.poll(servedEntry).toBe(originalEntry);
     await page.reload();
     await expect(page.getByText(originalLine, { exact: true })).toBeVisible();
     await expect(page.getByText(`My Profile · build ${buildId}`)).toHaveCount(0);
