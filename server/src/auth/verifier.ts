@@ -49,34 +49,69 @@ function describe(error: unknown): string {
   return 'The access token is not valid';
 }
 
-function makeVerifier(keys: KeySource, issuer: string, audience: string): TokenVerifier {
+/** How many verified tokens to remember; a few per signed-in user is plenty. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
+function makeVerifier(
+  keys: KeySource,
+  issuer: string,
+  audience: string,
+  now: () => number = Date.now,
+): TokenVerifier {
+  // A token's signature and claims never change, so each is verified once and remembered until it expires.
+  // RS256 verification is the largest CPU cost of an API call; every later call with the token skips it.
+  const verified = new Map<string, VerifiedToken>();
+
+  async function verifyOnce(token: string): Promise<VerifiedToken> {
+    let claims: AccessTokenClaims;
+    try {
+      ({ payload: claims } = await jwtVerify<AccessTokenClaims>(token, keys, {
+        issuer,
+        audience,
+        algorithms: ['RS256'],
+        requiredClaims: ['exp', 'sub'],
+        clockTolerance: 5,
+        currentDate: new Date(now()),
+      }));
+    } catch (error) {
+      throw new InvalidTokenError(describe(error), { cause: error });
+    }
+    const userId = typeof claims.uid === 'string' && claims.uid !== '' ? claims.uid : claims.sub;
+    if (!userId) throw new InvalidTokenError('The access token names no user');
+    return { userId, claims };
+  }
+
   return {
     async verify(token) {
-      let claims: AccessTokenClaims;
-      try {
-        ({ payload: claims } = await jwtVerify<AccessTokenClaims>(token, keys, {
-          issuer,
-          audience,
-          algorithms: ['RS256'],
-          requiredClaims: ['exp', 'sub'],
-          clockTolerance: 5,
-        }));
-      } catch (error) {
-        throw new InvalidTokenError(describe(error), { cause: error });
+      const known = verified.get(token);
+      if (known) {
+        // Expired since it was verified: forget it and let jose say so.
+        if ((known.claims.exp ?? 0) * 1000 > now()) return known;
+        verified.delete(token);
       }
-      const userId = typeof claims.uid === 'string' && claims.uid !== '' ? claims.uid : claims.sub;
-      if (!userId) throw new InvalidTokenError('The access token names no user');
-      return { userId, claims };
+      const result = await verifyOnce(token);
+      if (verified.size >= VERIFIED_CACHE_SIZE) {
+        // Maps keep insertion order: drop the oldest.
+        const oldest = verified.keys().next().value;
+        if (oldest !== undefined) verified.delete(oldest);
+      }
+      verified.set(token, result);
+      return result;
     },
   };
 }
 
 /** Embedded mode: the provider's own public keys, in memory, so a request costs no HTTP round trip. */
-export function localVerifier(jwks: JSONWebKeySet, issuer: string, audience: string): TokenVerifier {
-  return makeVerifier(createLocalJWKSet(jwks), issuer, audience);
+export function localVerifier(
+  jwks: JSONWebKeySet,
+  issuer: string,
+  audience: string,
+  now?: () => number,
+): TokenVerifier {
+  return makeVerifier(createLocalJWKSet(jwks), issuer, audience, now);
 }
 
 /** Okta mode: the org's authorization server keys, fetched once and cached by jose (refetched on an unknown kid). */
-export function oktaVerifier(issuer: string, audience: string): TokenVerifier {
-  return makeVerifier(createRemoteJWKSet(new URL(`${issuer}/v1/keys`)), issuer, audience);
+export function oktaVerifier(issuer: string, audience: string, now?: () => number): TokenVerifier {
+  return makeVerifier(createRemoteJWKSet(new URL(`${issuer}/v1/keys`)), issuer, audience, now);
 }

@@ -1,6 +1,6 @@
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import middie from '@fastify/middie';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
@@ -12,11 +12,30 @@ import type { AppConfig } from '../config/index.js';
  * (remote dev harnesses, embedding pages). Read per response, so a remote moved to a new origin is allowed at once.
  */
 export function remoteOrigins(config: AppConfig): string[] {
-  const remotes = Object.values(config.currentRemotes().remotes).map(
-    (remote) => new URL(remote.entry).origin,
-  );
-  return [...new Set([...remotes, ...config.TRUSTED_ORIGINS])];
+  const remotes = config.currentRemotes();
+  // Every response asks: compute once per version of the remotes file.
+  let origins = originsByRemotes.get(remotes);
+  if (!origins) {
+    const entries = Object.values(remotes.remotes).map((remote) => new URL(remote.entry).origin);
+    origins = [...new Set([...entries, ...config.TRUSTED_ORIGINS])];
+    originsByRemotes.set(remotes, origins);
+  }
+  return origins;
 }
+
+const originsByRemotes = new WeakMap<object, string[]>();
+
+function remoteSources(config: AppConfig): string {
+  const origins = remoteOrigins(config);
+  let sources = sourcesByOrigins.get(origins);
+  if (sources === undefined) {
+    sources = origins.join(' ');
+    sourcesByOrigins.set(origins, sources);
+  }
+  return sources;
+}
+
+const sourcesByOrigins = new WeakMap<string[], string>();
 
 /** The Content-Security-Policy of every page this server sends (the shell and the provider's pages). */
 type Directive = (string | (() => string))[];
@@ -30,7 +49,7 @@ export function trustedWebSockets(config: AppConfig): string[] {
 }
 
 export function cspDirectives(config: AppConfig): Record<string, Directive | null> {
-  const remotes = [() => remoteOrigins(config).join(' ')];
+  const remotes = [() => remoteSources(config)];
   // In Okta mode the shell talks to the org (token exchange, silent-renew iframe) from the page.
   const idp = config.embedded ? [] : [new URL(config.settings.Domain).origin];
   const flagBase = /^https?:\/\//.test(config.settings.FlagBaseUrl)
@@ -66,13 +85,21 @@ export function helmetOptions(config: AppConfig) {
     crossOriginResourcePolicy: { policy: 'same-site' },
     // The okta popup flow needs window.opener; same-origin-allow-popups keeps it.
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-  } satisfies FastifyHelmetOptions;
+  } satisfies HelmetOptions;
 }
 
 /** Third-party plugins, registered before the app's own: security headers, CORS, rate limits, forms, middleware. */
 export default fp(
   async function externalPlugins(app: FastifyInstance, { config }: { config: AppConfig }) {
-    await app.register(helmet, helmetOptions(config));
+    // helmet itself, built once. (@fastify/helmet rebuilds helmet's whole middleware on every request, which was
+    // the largest cost of an API call after the token check.) Hooks run for every route, the 404 answer and the
+    // provider's pages (middie runs later in this same hook list).
+    const securityHeaders = helmet(helmetOptions(config));
+    app.addHook('onRequest', (request, reply, done) => {
+      securityHeaders(request.raw, reply.raw, (error?: unknown) =>
+        done(error instanceof Error ? error : undefined),
+      );
+    });
 
     const oidcPrefix = `${config.oidcMountPath}/`;
     const refusedOrigin = (origin: string | undefined) =>
@@ -82,6 +109,16 @@ export default fp(
       if (refusedOrigin(request.headers.origin) && !request.url.startsWith(oidcPrefix))
         reply.header('Vary', 'Origin');
     });
+    // Built once: the CORS plugin would otherwise normalise a new options object on every request.
+    const allowed = {
+      origin: config.allowedOrigins,
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+      exposedHeaders: ['WWW-Authenticate'],
+      credentials: false,
+      maxAge: 600,
+    };
+    const withCredentials = { ...allowed, credentials: true };
+    const refused = { origin: false };
     await app.register(cors, {
       // Exactly PUBLIC_URL and TRUSTED_ORIGINS. The provider's paths do their own CORS (src/oidc/okta-compat.ts).
       // Any other origin gets no CORS header at all, not even a preflight's method and header lists (its
@@ -89,16 +126,10 @@ export default fp(
       delegator: (request, callback) => {
         const url = request.url ?? '';
         if (url.startsWith(oidcPrefix) || refusedOrigin(request.headers.origin)) {
-          return callback(null, { origin: false });
+          return callback(null, refused);
         }
-        callback(null, {
-          origin: config.allowedOrigins,
-          methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-          exposedHeaders: ['WWW-Authenticate'],
-          // okta-auth-js calls Okta's session API with credentials.
-          credentials: url.startsWith('/api/v1/sessions/'),
-          maxAge: 600,
-        });
+        // okta-auth-js calls Okta's session API with credentials.
+        callback(null, url.startsWith('/api/v1/sessions/') ? withCredentials : allowed);
       },
     });
 
