@@ -9,6 +9,7 @@ import { measureApiThroughput } from './api-throughput.mjs';
 import { measureFirstPage } from './first-page.mjs';
 import { measurePageTimings } from './page-timings.mjs';
 import { PORTAL, ROOT, startPortal } from './portal.mjs';
+import { formatRemoteBytes, measureEmbeddedBytes, measureRemoteBytes } from './remote-bytes.mjs';
 
 const ALICE = { email: 'alice@example.com', password: 'Wonderland-42', familyName: 'Liddell' };
 const GOAL_BYTES = 375_000;
@@ -32,6 +33,13 @@ try {
   const context = await signedInContext(browser, PORTAL, ALICE);
   results.firstPage = await measureFirstPage(context, PORTAL, ALICE);
   const remotes = await (await fetch(`${PORTAL}/remotes.json`)).json();
+  results.remoteBytes = await measureRemoteBytes(context, PORTAL);
+  const securityEntry = remotes.remotes.remote_security?.entry;
+  if (securityEntry)
+    results.embeddedSecurity = await measureEmbeddedBytes(context, {
+      examplesUrl: 'http://localhost:3100/',
+      remoteEntry: securityEntry,
+    });
   if (remotes.remotes.remote_password) results.pageTimings = await measurePageTimings(context, PORTAL, ALICE);
   const tokens = await accessTokenOf(context);
   await context.close();
@@ -64,6 +72,23 @@ const distance = total - GOAL_BYTES;
 console.log(
   `  goal ≤ ${kB(GOAL_BYTES)}: ${distance <= 0 ? `met, ${kB(-distance)} under` : `${kB(distance)} over`}; guard rail ${kB(GUARD_RAIL_BYTES)}`,
 );
+
+const REMOTE_BUDGET_BYTES = 40_000;
+console.log(`\n${formatRemoteBytes(results.remoteBytes)}`);
+for (const row of results.remoteBytes)
+  console.log(
+    `  ${row.remote}: ${row.gzip <= REMOTE_BUDGET_BYTES ? 'within' : 'OVER'} the ${kB(REMOTE_BUDGET_BYTES)} budget of a further remote`,
+  );
+if (results.embeddedSecurity) {
+  const { url, fromRemote, fromPage } = results.embeddedSecurity;
+  console.log(`\nSecurity remote embedded alone in a plain page (${url}), gzip -9`);
+  console.log(
+    `  ${kB(fromRemote.gzip).padStart(10)}  from the remote's deploy folder (${fromRemote.files} files: its own React, antd, shared-auth)`,
+  );
+  console.log(
+    `  ${kB(fromPage.gzip).padStart(10)}  from the page (${fromPage.files} files: MF runtime ES modules, okta-auth-js)`,
+  );
+}
 
 if (results.pageTimings) {
   const t = results.pageTimings;

@@ -68,3 +68,34 @@ export function formatRemoteBytes(rows) {
   }
   return lines.join('\n');
 }
+
+/**
+ * The bytes the Security remote costs an integrator's page that embeds it alone (examples/embed-security on
+ * :3100): everything the page loads until the remote's page has rendered, split into what comes from the remote's
+ * deploy folder (its remoteEntry, its own copies of React, antd and shared-auth, the page) and what the page itself
+ * serves (the MF runtime ES modules and okta-auth-js). The context must be signed in to the portal's provider, so
+ * the page's redirect sign-in comes straight back.
+ * @returns {Promise<{ url: string, fromRemote: { files: number, gzip: number }, fromPage: { files: number, gzip: number } }>}
+ */
+export async function measureEmbeddedBytes(context, { examplesUrl, remoteEntry }) {
+  const base = remoteEntry.slice(0, remoteEntry.lastIndexOf('/') + 1);
+  const page = await context.newPage();
+  const responses = [];
+  page.on('response', (response) => {
+    const type = response.request().resourceType();
+    if ((type === 'script' || type === 'stylesheet') && response.ok()) responses.push(response);
+  });
+  await page.goto(examplesUrl);
+  await page.getByRole('heading', { name: 'Security', exact: true }).first().waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  const fromRemote = { files: 0, gzip: 0 };
+  const fromPage = { files: 0, gzip: 0 };
+  for (const response of responses) {
+    const gzip = gzipSync(await response.body(), { level: 9 }).length;
+    const bucket = response.url().startsWith(base) ? fromRemote : fromPage;
+    bucket.files += 1;
+    bucket.gzip += gzip;
+  }
+  await page.close();
+  return { url: examplesUrl, fromRemote, fromPage };
+}

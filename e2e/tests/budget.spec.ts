@@ -83,27 +83,5 @@ test('the first page stays under the guard rail, and each further remote under i
     expect(bytes).toBeGreaterThan(0);
     expect(bytes).toBeLessThanOrEqual(FURTHER_REMOTE_BUDGET);
   }
-
-  // And still one of each shared library, provided by the shell, used by all three remotes.
-  const shared = await first.evaluate(() => {
-    type Share = { from: string; useIn: string[] };
-    const scope =
-      (
-        globalThis as {
-          __FEDERATION__?: {
-            __INSTANCES__: { shareScopeMap: Record<string, Record<string, Record<string, Share>>> }[];
-          };
-        }
-      ).__FEDERATION__?.__INSTANCES__[0]?.shareScopeMap.default ?? {};
-    return Object.fromEntries(
-      Object.entries(scope).map(([name, versions]) => [name, Object.values(versions)]),
-    );
-  });
-  for (const name of ['react', 'react-dom', 'shared-ui', 'shared-auth']) {
-    expect(shared[name], name).toHaveLength(1);
-    expect(shared[name]?.[0]?.from, name).toBe('shell');
-    expect(shared[name]?.[0]?.useIn, name).toEqual(
-      expect.arrayContaining(['shell', 'remote_profile', 'remote_password', 'remote_security']),
-    );
-  }
+  // That React, react-dom, the router, antd and shared-auth load once, from the shell: remotes.spec.ts.
 });

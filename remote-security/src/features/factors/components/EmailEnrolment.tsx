@@ -74,7 +74,14 @@ export function EmailEnrolment({
     <div style={{ marginTop: 16 }}>
       <h3 style={{ fontSize: 16, margin: '0 0 4px' }}>Step 1: Send a code</h3>
       <p style={{ margin: '0 0 8px' }}>We will send a verification code to {maskedEmail}.</p>
-      <Button onClick={() => void send()} disabled={sending || remaining > 0} loading={sending}>
+      {/* A new button once sending ends: antd's loading icon leaves by a transition whose end event can go missing
+          under load, which left a spinner (and 'loading' in the button's name) in the Resend button. */}
+      <Button
+        key={sending ? 'sending' : 'ready'}
+        onClick={() => void send()}
+        disabled={sending || remaining > 0}
+        loading={sending}
+      >
         {sendCodeLabel(sent, remaining)}
       </Button>
       {notice ? (

@@ -57,7 +57,14 @@ export function EmailVerify({
         Verify with Email
       </Typography.Title>
       <p>An authentication code will be sent to {maskedEmail}.</p>
-      <Button onClick={() => void sendCode()} disabled={status !== 'idle'} loading={status === 'sending'}>
+      {/* A new button per state: antd animates its loading icon out, and when that transition's end event never
+          comes (seen in Chromium under load) the spinner stayed in the 'sent' button, and in its accessible name. */}
+      <Button
+        key={status}
+        onClick={() => void sendCode()}
+        disabled={status !== 'idle'}
+        loading={status === 'sending'}
+      >
         {label}
       </Button>
       {notice ? (
