@@ -21,6 +21,23 @@ export async function getRemotesConfig(
 
 export type PageModule = { default: ComponentType };
 
+/**
+ * The longest a page's remote may take to load, all of it (remoteEntry.js, the page's chunks, shared modules),
+ * before the page shows its contained message with Retry. The MF runtime gives up on remoteEntry.js after 20 s,
+ * but the remote's own chunks load through webpack with its 120 s chunk timeout: a slow chunk would keep the
+ * spinner up for two minutes. This applies the MF script timeout to the whole load.
+ */
+export const PAGE_LOAD_TIMEOUT_MS = 20_000;
+
+/** Rejects with `message` when `promise` has not settled within `ms` (it is left to settle unobserved). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 const registered = new Map<string, string>();
 /** Page modules loaded or under way, so a preload and the page share one load. */
 const loading = new Map<RemoteName, Promise<PageModule>>();
@@ -43,7 +60,11 @@ export function loadPageModule(remote: RemoteName, retry = false): Promise<PageM
   if (cached && !retry) return cached;
   const entry = registered.get(remote);
   if (retry && entry) registerRemotes([{ name: remote, entry }], { force: true });
-  const attempt = fetchPageModule(remote);
+  const attempt = withTimeout(
+    fetchPageModule(remote),
+    PAGE_LOAD_TIMEOUT_MS,
+    `${remote} did not load within ${PAGE_LOAD_TIMEOUT_MS / 1000} s`,
+  );
   loading.set(remote, attempt);
   // A failed load is not kept: the next visit (or Retry) tries again.
   attempt.catch(() => loading.get(remote) === attempt && loading.delete(remote));
