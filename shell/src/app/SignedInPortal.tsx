@@ -6,6 +6,7 @@ import { AuthProvider, createApiClient, userFromClaims, type PortalAuth, type Se
 import { useIsFederated } from '../features/federated/hooks/useIsFederated.js';
 import { AppLayout } from '../features/layout/components/AppLayout.js';
 import { signOut } from '../features/auth/signOut.js';
+import { renewUserClaims } from '../features/auth/renewUserClaims.js';
 
 /** The signed-in portal: the federated gate, the auth every remote reads, and the layout. */
 export function SignedInPortal({ settings }: { settings: Settings }) {
@@ -18,7 +19,7 @@ export function SignedInPortal({ settings }: { settings: Settings }) {
 
   const refreshUser = useCallback(async () => {
     // Fresh ID-token claims carry what the user just saved, so a reload shows it too.
-    await oktaAuth.tokenManager.renew('idToken');
+    await renewUserClaims(oktaAuth);
   }, [oktaAuth]);
 
   const auth = useMemo<PortalAuth | undefined>(
