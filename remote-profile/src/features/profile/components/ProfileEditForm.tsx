@@ -29,7 +29,8 @@ export default function ProfileEditForm({
     >
       {error ? <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} /> : null}
       <Form.Item label="First Name" name="firstName" rules={[{ max: 50, message: 'At most 50 characters' }]}>
-        <Input autoComplete="given-name" maxLength={50} />
+        {/* Edit mode starts in its first field: the Edit button that had the focus is gone. */}
+        <Input autoComplete="given-name" maxLength={50} autoFocus />
       </Form.Item>
       <Form.Item label="Last Name" name="lastName" rules={[{ max: 50, message: 'At most 50 characters' }]}>
         <Input autoComplete="family-name" maxLength={50} />

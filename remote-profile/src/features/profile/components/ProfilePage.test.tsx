@@ -117,6 +117,21 @@ describe('ProfilePage', () => {
     expect(updateProfileMock).not.toHaveBeenCalled();
   });
 
+  it('moves the keyboard focus to First Name on Edit, and back to Edit My Profile after Cancel or a save', async () => {
+    updateProfileMock.mockResolvedValue(stored);
+    renderPage();
+    await userEvent.click(screen.getByRole('button', { name: 'Edit My Profile' }));
+    await waitFor(() => expect(screen.getByLabelText('First Name')).toHaveFocus());
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('button', { name: 'Edit My Profile' })).toHaveFocus();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Edit My Profile' }));
+    await userEvent.type(await screen.findByLabelText('Last Name'), 'x');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Edit My Profile' })).toHaveFocus());
+  });
+
   it('on failure closes the dialog, shows no toast and applies nothing', async () => {
     updateProfileMock.mockRejectedValue(new ApiError('Last name must be at most 50 characters', 400));
     renderPage();

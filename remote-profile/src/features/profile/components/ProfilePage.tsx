@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Button, Descriptions, Spin, Typography, WaitDialog } from 'shared-ui';
 import { useAuth } from 'shared-auth';
 import { useProfileEditor } from '../hooks/useProfileEditor.js';
@@ -17,6 +17,15 @@ export function ProfilePage() {
     const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
     idle(() => void loadEditForm());
   }, [canEdit]);
+
+  // Back in the view after Cancel or a save, keyboard focus returns to where the editing began (the button is
+  // gone while editing, and the focus would otherwise fall back to the start of the document).
+  const editButton = useRef<HTMLButtonElement>(null);
+  const previousStatus = useRef(status);
+  useEffect(() => {
+    if (status === 'viewing' && previousStatus.current !== 'viewing') editButton.current?.focus();
+    previousStatus.current = status;
+  }, [status]);
 
   return (
     <section aria-labelledby="profile-title" style={{ maxWidth: 720 }}>
@@ -51,7 +60,7 @@ export function ProfilePage() {
             ]}
           />
           {canEdit ? (
-            <Button type="primary" onClick={edit} style={{ marginTop: 24 }}>
+            <Button ref={editButton} type="primary" onClick={edit} style={{ marginTop: 24 }}>
               Edit My Profile
             </Button>
           ) : null}
