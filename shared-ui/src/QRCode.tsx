@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Spin, type QRCodeProps } from 'antd';
+import type { QRCodeProps } from 'antd';
+import { Spin } from './Spin.js';
 
 const AntQRCode = lazy(() => import('./qr-code-impl.js'));
 

@@ -12,7 +12,6 @@ export {
   Layout,
   Modal,
   Space,
-  Spin,
   Tag,
   Typography,
 } from 'antd';
@@ -29,5 +28,6 @@ export {
 } from '@ant-design/icons';
 export { PortalThemeProvider, portalTheme } from './theme.js';
 export { QRCode } from './QRCode.js';
+export { Spin, type SpinProps } from './Spin.js';
 export { Result, type ResultProps } from './Result.js';
 export { WaitDialog, type WaitDialogProps } from './WaitDialog.js';
