@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { PortalThemeProvider } from 'shared-ui';
@@ -70,6 +70,15 @@ describe('AppLayout', () => {
     ).toEqual(['My Profile', 'Password', 'Security', 'Logout']);
     await userEvent.click(within(menu).getByRole('menuitem', { name: /Logout/ }));
     expect(onLogout).toHaveBeenCalledTimes(1);
+  });
+
+  // The arrow keys between the entries are checked in Chromium (e2e keyboard.spec.ts): jsdom has no layout.
+  it('opens the user menu from the keyboard with the focus on its first entry', async () => {
+    renderLayout();
+    screen.getByRole('button', { name: 'User menu for Alice Liddell' }).focus();
+    await userEvent.keyboard('{Enter}');
+    const menu = await screen.findByRole('menu');
+    await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'My Profile' })).toHaveFocus());
   });
 
   it('hides Password and Security from federated users, in the navigation and the user menu', async () => {

@@ -50,7 +50,8 @@ export function TopBar({ headerLinks, userName, pages, onLogout, mainContentId }
           ))}
         </Space>
       </nav>
-      <Dropdown menu={{ items, onClick: onMenuClick }} trigger={['click']}>
+      {/* autoFocus: opened from the keyboard, the menu takes the focus, so the arrow keys move through it. */}
+      <Dropdown menu={{ items, onClick: onMenuClick }} trigger={['click']} autoFocus>
         <Button type="text" style={{ color: '#fff' }} aria-label={`User menu for ${userName}`}>
           <UserOutlined />
           <span>{userName}</span>
