@@ -330,9 +330,9 @@ describe('enrolment', () => {
       await screen.findByRole('link', { name: 'Google Authenticator on the App Store' }),
     ).toHaveAttribute('href', 'https://apps.apple.com/app/google-authenticator/id388497605');
     expect(screen.getByRole('link', { name: 'Google Authenticator on Google Play' })).toBeInTheDocument();
-    expect(
-      screen.getByRole('img', { name: 'QR code to scan with Google Authenticator' }),
-    ).toBeInTheDocument();
+    const qrCode = screen.getByRole('img', { name: 'QR code to scan with Google Authenticator' });
+    // One image for assistive technology: the svg inside the named wrapper is hidden from it.
+    await waitFor(() => expect(qrCode.querySelector('svg')).toHaveAttribute('aria-hidden', 'true'));
 
     await userEvent.click(screen.getByRole('button', { name: "Can't scan the QR code?" }));
     const dialog = await screen.findByRole('dialog', { name: 'Enter a Setup Key' });
