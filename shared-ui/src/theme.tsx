@@ -11,6 +11,9 @@ export const portalTheme: ThemeConfig = {
     // tags #52c41a on their green 2.2:1, help and description text rgba(0,0,0,.45) 3.4:1.
     colorError: '#cf1322',
     colorSuccess: '#237804',
+    // antd derives the success background from that seed as grey-green (#adb8a5, 2.7:1): keep its light ones.
+    colorSuccessBg: '#f6ffed',
+    colorSuccessBorder: '#b7eb8f',
     colorTextDescription: '#595959',
     borderRadius: 6,
     fontFamily:
