@@ -20,8 +20,13 @@ export interface TestUser {
 export const ALICE = { email: 'alice@example.com', password: 'Wonderland-42', name: 'Alice Liddell' };
 export const SAM = { email: 'sam@partner.example', password: 'Federated-42', name: 'Sam Taylor' };
 
-/** A new account in the running server's directory, through the operators' CLI: each test gets its own. */
-export async function createUser(options: { federated?: boolean; country?: string } = {}): Promise<TestUser> {
+/**
+ * A new account in the running server's directory, through the operators' CLI: each test gets its own. `dataDir`
+ * is another server's data folder (a test that runs a server of its own); the suite's server by default.
+ */
+export async function createUser(
+  options: { federated?: boolean; country?: string; dataDir?: string } = {},
+): Promise<TestUser> {
   const id = randomUUID().slice(0, 8);
   const user = {
     email: `e2e-${id}@example.org`,
@@ -44,7 +49,7 @@ export async function createUser(options: { federated?: boolean; country?: strin
     '--country',
     user.country,
     '--data-dir',
-    E2E_DATA_DIR,
+    options.dataDir ?? E2E_DATA_DIR,
     ...(options.federated ? ['--federated'] : []),
   ];
   const { stdout } = await run(process.execPath, args);
