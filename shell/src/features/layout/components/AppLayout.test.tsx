@@ -81,6 +81,17 @@ describe('AppLayout', () => {
     await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'My Profile' })).toHaveFocus());
   });
 
+  it('closes the user menu on Escape and returns the focus to its button', async () => {
+    renderLayout();
+    const button = screen.getByRole('button', { name: 'User menu for Alice Liddell' });
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    const menu = await screen.findByRole('menu');
+    await waitFor(() => expect(within(menu).getByRole('menuitem', { name: 'My Profile' })).toHaveFocus());
+    await userEvent.keyboard('{Escape}');
+    expect(button).toHaveFocus();
+  });
+
   it('hides Password and Security from federated users, in the navigation and the user menu', async () => {
     renderLayout({ isFederated: true });
     const nav = screen.getByRole('navigation', { name: 'Account pages' });
