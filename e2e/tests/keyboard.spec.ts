@@ -1,0 +1,188 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signIn } from '../support/sign-in.js';
+import { createUser } from '../support/users.js';
+import {
+  appSwitch,
+  Authenticator,
+  emailSection,
+  emailSwitch,
+  googleSection,
+  mailFor,
+} from './security-helpers.js';
+
+// Keyboard only: after the sign-in (on the provider's page) every step is a key press, never a click.
+
+/** Presses Tab (or Shift+Tab) until the target has the focus, as a keyboard user moves through the page. */
+async function tabTo(page: Page, target: Locator, { backwards = false, max = 60 } = {}) {
+  for (let presses = 0; presses < max; presses += 1) {
+    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press(backwards ? 'Shift+Tab' : 'Tab');
+  }
+  await expect(target, `reached with ${backwards ? 'Shift+Tab' : 'Tab'}`).toBeFocused();
+}
+
+const focusInside = (container: Locator) =>
+  container.evaluate((element) => element.contains(document.activeElement));
+
+test('the skip link is the first Tab stop; the side navigation and the user menu reach every page', async ({
+  page,
+}) => {
+  const user = await createUser();
+  await signIn(page, user);
+  await expect(page.getByRole('table')).toContainText(user.email);
+
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('main')).toBeFocused();
+
+  const nav = page.getByRole('navigation', { name: 'Account pages' });
+  // The side navigation comes before the main content: Shift+Tab from it reaches the last page's link.
+  await page.keyboard.press('Shift+Tab');
+  await expect(nav.getByRole('link', { name: 'Security' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/security$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Security', exact: true })).toBeVisible();
+  await page.keyboard.press('Shift+Tab');
+  await expect(nav.getByRole('link', { name: 'Password' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/password$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Password', exact: true })).toBeVisible();
+  await page.keyboard.press('Shift+Tab');
+  await expect(nav.getByRole('link', { name: 'My Profile' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'My Profile', exact: true })).toBeVisible();
+
+  // The user menu: Enter opens it on its first entry, the arrow keys move through the entries, Enter picks one.
+  const userMenu = page.getByRole('button', { name: `User menu for ${user.name}` });
+  await tabTo(page, userMenu, { backwards: true });
+  await page.keyboard.press('Enter');
+  const menu = page.getByRole('menu');
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('menuitem', { name: 'My Profile' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'Password' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/password$/);
+  await expect(menu).toBeHidden();
+
+  // Escape closes it again and leaves the focus on its button.
+  await tabTo(page, userMenu, { backwards: true });
+  await page.keyboard.press('Enter');
+  await expect.poll(() => focusInside(menu)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(userMenu).toBeFocused();
+});
+
+test('profile edit and password change with the keyboard', async ({ page }) => {
+  const user = await createUser();
+  await signIn(page, user);
+  await expect(page.getByRole('table')).toContainText(user.email);
+
+  const edit = page.getByRole('button', { name: 'Edit My Profile' });
+  await tabTo(page, edit);
+  await page.keyboard.press('Enter');
+  const lastName = page.getByLabel('Last Name');
+  await tabTo(page, lastName);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('Keyboard');
+  await tabTo(page, page.getByRole('button', { name: 'Save' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Your changes are saved.')).toBeVisible();
+  await expect(page.getByRole('table')).toContainText('Keyboard');
+  // Back in the view, the focus is where the editing began.
+  await expect(edit).toBeFocused();
+
+  const nav = page.getByRole('navigation', { name: 'Account pages' });
+  await tabTo(page, nav.getByRole('link', { name: 'Password' }), { backwards: true });
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('table')).toContainText(user.email);
+  const change = page.getByRole('button', { name: 'Change Password' });
+  await tabTo(page, change);
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(`You are changing your password for: ${user.email}`)).toBeVisible();
+  // The form starts in its first field.
+  await expect(page.getByLabel('Current Password')).toBeFocused();
+  await page.keyboard.type(user.password);
+  await tabTo(page, page.getByLabel('New Password'));
+  await page.keyboard.type('Tumbling-Down-7Q');
+  await tabTo(page, page.getByLabel('Confirm Password'));
+  await page.keyboard.type('Tumbling-Down-7Q');
+  await tabTo(page, page.getByRole('button', { name: 'Save' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Your changes are saved.')).toBeVisible();
+  await expect(page.getByLabel('Current Password')).toHaveCount(0);
+  await expect(change).toBeFocused();
+});
+
+test('enrolment with the keyboard: the setup key dialog, both factors, a confirmation dialog', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const user = await createUser();
+  await signIn(page, user, '/security');
+  await expect(appSwitch(page)).toBeEnabled();
+
+  // The authenticator app: the switch, the 'Enter a Setup Key' dialog (Escape closes it), the code.
+  await tabTo(page, appSwitch(page));
+  await page.keyboard.press('Space');
+  const trigger = page.getByRole('button', { name: "Can't scan the QR code?" });
+  await tabTo(page, trigger);
+  await page.keyboard.press('Enter');
+  const keyDialog = page.getByRole('dialog', { name: 'Enter a Setup Key' });
+  await expect(keyDialog).toBeVisible();
+  await expect.poll(() => focusInside(keyDialog)).toBe(true);
+  const app = new Authenticator((await keyDialog.getByLabel('Setup key').innerText()).replace(/\s+/g, ''));
+  await page.keyboard.press('Escape');
+  await expect(keyDialog).toBeHidden();
+  await expect(trigger).toBeFocused();
+  // Open again and leave with its Close button.
+  await page.keyboard.press('Enter');
+  await expect(keyDialog).toBeVisible();
+  await tabTo(page, keyDialog.getByRole('button', { name: 'Close' }));
+  await page.keyboard.press('Enter');
+  await expect(keyDialog).toBeHidden();
+  await expect(trigger).toBeFocused();
+  const google = googleSection(page);
+  await tabTo(page, google.getByLabel('Verification code'));
+  await page.keyboard.type(await app.code());
+  await page.keyboard.press('Enter');
+  await expect(google.getByText(/^Added /)).toBeVisible();
+
+  // Email: the switch, Send Code, the code from the mailbox, Enter.
+  await expect(emailSwitch(page)).toBeEnabled();
+  await tabTo(page, emailSwitch(page), { backwards: true });
+  await page.keyboard.press('Space');
+  const email = emailSection(page);
+  await tabTo(page, email.getByRole('button', { name: 'Send Code' }));
+  const before = new Date(Date.now() - 1000).toISOString();
+  await page.keyboard.press('Enter');
+  const code = email.getByLabel('Verification code');
+  await expect(code).toBeVisible();
+  const message = await mailFor(request, user.email, before);
+  await tabTo(page, code);
+  await page.keyboard.type(message.code);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: 'Your Email Factor' }).getByText('Verified')).toBeVisible();
+
+  // Two factors: turning email off asks first. Escape keeps it on and returns to the switch; Confirm turns it off.
+  await expect(emailSwitch(page)).toBeEnabled();
+  await tabTo(page, emailSwitch(page), { backwards: true });
+  await page.keyboard.press('Space');
+  const turnOff = page.getByRole('dialog', { name: 'Turn off verification with email?' });
+  await expect(turnOff).toBeVisible();
+  await expect.poll(() => focusInside(turnOff)).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(turnOff).toBeHidden();
+  await expect(emailSwitch(page)).toBeChecked();
+  await expect(emailSwitch(page)).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(turnOff).toBeVisible();
+  await tabTo(page, turnOff.getByRole('button', { name: 'Confirm' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Verification with email is turned off.')).toBeVisible();
+  await expect(emailSwitch(page)).not.toBeChecked();
+});
