@@ -15,6 +15,19 @@ interface AxeOptions {
  * violation, blocking or not, is printed as `id (impact): target` and attached to the test report.
  */
 export async function expectNoSeriousViolations(page: Page, screen: string, options: AxeOptions = {}) {
+  // Colours are measured as they are at that moment: let fades (a toast appearing, a dialog opening) finish
+  // first, or a half-transparent text is reported. Endless ones (spinners) are not waited for.
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity,
+        ),
+    undefined,
+    { timeout: 10_000 },
+  );
   let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
   if (options.include) builder = builder.include(options.include);
   const violations = (await builder.analyze()).violations;

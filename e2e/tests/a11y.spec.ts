@@ -40,6 +40,20 @@ test('sign-in page, profile (view and edit), password (views and dialog), not fo
   await expect(page.getByTitle('France', { exact: true })).toBeVisible();
   await expectNoSeriousViolations(page, 'the profile edit form with the country list open');
   await page.keyboard.press('Escape');
+  // The wait dialog ('Saving'), held open until axe has looked at it; then the toast.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/profile/*/update', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByLabel('Last Name').fill('Axe');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('dialog', { name: 'Saving' })).toBeVisible();
+  await expectNoSeriousViolations(page, "the 'Saving' wait dialog", { include: DIALOG });
+  release();
+  await expect(page.getByText('Your changes are saved.')).toBeVisible();
+  await expectNoSeriousViolations(page, 'the profile page with its toast');
 
   const nav = page.getByRole('navigation', { name: 'Account pages' });
   await nav.getByRole('link', { name: 'Password' }).click();
@@ -102,7 +116,7 @@ test('security: factors, both enrolments and their dialogs, the code step of sig
   browser,
 }) => {
   // Two factors are set up, then a second browser signs in with a code and goes through step-up.
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
   const user = await createUser();
   await signIn(page, user, '/security');
   await expect(page.getByRole('region', { name: 'Email' })).toContainText(
