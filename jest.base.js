@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 
 const setupFile = fileURLToPath(new URL('./jest.setup.cjs', import.meta.url));
+const setupAfterEnvFile = fileURLToPath(new URL('./jest.setup-after-env.cjs', import.meta.url));
 
 /** @returns {import('jest').Config} */
 export function jestConfig() {
@@ -29,7 +30,7 @@ export function jestConfig() {
     // antd's icons and colors ship ESM only; let swc turn them into CommonJS like the sources.
     transformIgnorePatterns: ['/node_modules/(?!\\.pnpm/|@ant-design/|@rc-component/)'],
     setupFiles: [setupFile],
-    setupFilesAfterEnv: ['@testing-library/jest-dom'],
+    setupFilesAfterEnv: ['@testing-library/jest-dom', setupAfterEnvFile],
     testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
     // antd renders slowly under jsdom; a whole user flow can take a few seconds.
     testTimeout: 60000,
