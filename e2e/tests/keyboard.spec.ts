@@ -77,6 +77,8 @@ test('the skip link is the first Tab stop; the side navigation and the user menu
 });
 
 test('profile edit and password change with the keyboard', async ({ page }) => {
+  // Two flows after one sign-in: about 30 s under the whole suite's load.
+  test.setTimeout(90_000);
   const user = await createUser();
   await signIn(page, user);
   await expect(page.getByRole('table')).toContainText(user.email);
