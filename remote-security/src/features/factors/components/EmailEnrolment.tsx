@@ -1,8 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Button, Flex } from 'shared-ui';
-import { Input } from 'shared-ui/forms';
 import { isApiError, useApiClient, useAuth } from 'shared-auth';
-import { activate, enrollEmail } from '../api/factorsApi.js';
+import { enrollEmail } from '../api/factorsApi.js';
+import { useCodeActivation } from '../hooks/useCodeActivation.js';
+import { VerificationCodeField } from './VerificationCodeField.js';
 import { RESEND_SECONDS, sendCodeLabel, useCountdown } from '../hooks/useCountdown.js';
 
 interface EmailEnrolmentProps {
@@ -28,9 +29,12 @@ export function EmailEnrolment({
   const { remaining, start } = useCountdown();
   const [sent, setSent] = useState(false);
   const [sending, setSending] = useState(false);
-  const [code, setCode] = useState('');
-  const [verifying, setVerifying] = useState(false);
-  const [error, setError] = useState<string>();
+  const { code, setCode, verifying, error, verify } = useCodeActivation({
+    factor: 'email',
+    wrongCodeMessage: 'Invalid verification code',
+    onActivated,
+    onFailed,
+  });
   const [notice, setNotice] = useState<string>();
 
   async function send() {
@@ -46,27 +50,6 @@ export function EmailEnrolment({
       else onFailed(failure);
     } finally {
       setSending(false);
-    }
-  }
-
-  async function verify(event: FormEvent) {
-    event.preventDefault();
-    const entered = code.trim();
-    if (entered === '' || verifying) return;
-    setVerifying(true);
-    setError(undefined);
-    try {
-      const result = await activate(client, 'email', user.sub, entered);
-      if (result.ok) {
-        onActivated(result.status.enrolledDate);
-        return;
-      }
-      setError('Invalid verification code');
-    } catch (failure) {
-      if (isApiError(failure) && failure.status === 429) setError(failure.message);
-      else onFailed(failure);
-    } finally {
-      setVerifying(false);
     }
   }
 
@@ -92,27 +75,14 @@ export function EmailEnrolment({
       {pending ? (
         <form onSubmit={(event) => void verify(event)} noValidate style={{ maxWidth: 420, marginTop: 16 }}>
           <h3 style={{ fontSize: 16, margin: '0 0 4px' }}>Step 2: Enter the code</h3>
-          <label htmlFor={`${id}-code`} style={{ display: 'block', fontWeight: 600, margin: '8px 0 4px' }}>
-            Verification code
-          </label>
-          <Input
+          <VerificationCodeField
             id={`${id}-code`}
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
+            code={code}
+            onChange={setCode}
             disabled={verifying}
             maxLength={10}
-            placeholder="123456"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            status={error ? 'error' : undefined}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : undefined}
+            error={error}
           />
-          {error ? (
-            <div id={`${id}-error`} role="alert" style={{ color: '#a8071a', marginTop: 4 }}>
-              {error}
-            </div>
-          ) : null}
           <Flex gap={12} style={{ marginTop: 12 }}>
             <Button type="primary" htmlType="submit" disabled={code.trim() === '' || verifying}>
               Verify

@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Button, Flex, Modal, QRCode, Spin } from 'shared-ui';
-import { Input } from 'shared-ui/forms';
-import { isApiError, useApiClient, useAuth, type GoogleEnrollResponse } from 'shared-auth';
-import { activate, enrollGoogle } from '../api/factorsApi.js';
+import { useApiClient, useAuth, type GoogleEnrollResponse } from 'shared-auth';
+import { enrollGoogle } from '../api/factorsApi.js';
+import { useCodeActivation } from '../hooks/useCodeActivation.js';
 import { APP_STORE_URL, PLAY_STORE_URL } from './texts.js';
+import { VerificationCodeField } from './VerificationCodeField.js';
 
 export interface GoogleEnrolmentProps {
   onActivated: (enrolledDate: string | null) => void;
@@ -25,9 +26,12 @@ export default function GoogleEnrolment({ onActivated, onFailed }: GoogleEnrolme
   const client = useApiClient();
   const [enrolment, setEnrolment] = useState<GoogleEnrollResponse>();
   const [keyOpen, setKeyOpen] = useState(false);
-  const [code, setCode] = useState('');
-  const [verifying, setVerifying] = useState(false);
-  const [error, setError] = useState<string>();
+  const { code, setCode, error, verify } = useCodeActivation({
+    factor: 'googleAuth',
+    wrongCodeMessage: 'Not a correct verification code',
+    onActivated,
+    onFailed,
+  });
   // The enrolment starts once per mount, whatever callbacks the parent passes on re-render.
   const onFailedRef = useRef(onFailed);
   useEffect(() => {
@@ -44,27 +48,6 @@ export default function GoogleEnrolment({ onActivated, onFailed }: GoogleEnrolme
       current = false;
     };
   }, [client, user.sub]);
-
-  async function verify(event: FormEvent) {
-    event.preventDefault();
-    const entered = code.trim();
-    if (entered === '' || verifying) return;
-    setVerifying(true);
-    setError(undefined);
-    try {
-      const result = await activate(client, 'googleAuth', user.sub, entered);
-      if (result.ok) {
-        onActivated(result.status.enrolledDate);
-        return;
-      }
-      setError('Not a correct verification code');
-    } catch (failure) {
-      if (isApiError(failure) && failure.status === 429) setError(failure.message);
-      else onFailed(failure);
-    } finally {
-      setVerifying(false);
-    }
-  }
 
   if (!enrolment) return <Spin aria-label="Preparing Google Authenticator setup" />;
 
@@ -101,26 +84,13 @@ export default function GoogleEnrolment({ onActivated, onFailed }: GoogleEnrolme
         <li style={{ marginTop: 16 }}>
           <h3 style={{ fontSize: 16, margin: '0 0 4px' }}>Enter the 6-digit code</h3>
           <form onSubmit={(event) => void verify(event)} noValidate style={{ maxWidth: 420 }}>
-            <label htmlFor={`${id}-code`} style={{ display: 'block', fontWeight: 600, margin: '8px 0 4px' }}>
-              Verification code
-            </label>
-            <Input
+            <VerificationCodeField
               id={`${id}-code`}
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
+              code={code}
+              onChange={setCode}
               maxLength={6}
-              placeholder="123456"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              status={error ? 'error' : undefined}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-error` : undefined}
+              error={error}
             />
-            {error ? (
-              <div id={`${id}-error`} role="alert" style={{ color: '#a8071a', marginTop: 4 }}>
-                {error}
-              </div>
-            ) : null}
             <Button type="primary" htmlType="submit" disabled={code.trim() === ''} style={{ marginTop: 12 }}>
               Verify
             </Button>
