@@ -8,11 +8,11 @@
 // - The server (API, embedded identity provider, the shell) runs from source on :3000 with tsx watch, and
 //   restarts when its source or shared-auth's contract changes.
 // Ctrl-C stops everything. `node scripts/dev.mjs --shell` is the shell's part alone (started by this script).
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createSupervisor } from './lib/supervisor.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** The shell's dev server: it only sends the reload signal (its websocket); the server on :3000 serves the files. */
@@ -51,54 +51,8 @@ async function serveShell() {
 }
 
 async function main() {
-  const children = new Set();
-  let stopping = false;
-
-  function run(label, command, args, options = {}) {
-    const child = spawn(command, args, {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...options,
-      env: { ...process.env, ...options.env },
-    });
-    children.add(child);
-    for (const [stream, out] of [
-      [child.stdout, process.stdout],
-      [child.stderr, process.stderr],
-    ]) {
-      let buffered = '';
-      stream.on('data', (chunk) => {
-        buffered += chunk;
-        const lines = buffered.split('\n');
-        buffered = lines.pop() ?? '';
-        for (const line of lines) out.write(`[${label}] ${line}\n`);
-      });
-    }
-    child.on('exit', (code, signal) => {
-      children.delete(child);
-      if (stopping) return;
-      console.error(`[${label}] stopped (${signal ?? `exit code ${code}`})`);
-      if (label === 'server' || label === 'shell') stop(code ?? 1);
-    });
-    return child;
-  }
-
-  function stop(code = 0) {
-    if (stopping) return;
-    stopping = true;
-    for (const child of children) child.kill('SIGTERM');
-    const deadline = setTimeout(() => process.exit(code), 5000);
-    deadline.unref();
-    const poll = setInterval(() => {
-      if (children.size === 0) {
-        clearInterval(poll);
-        process.exit(code);
-      }
-    }, 50);
-  }
-
-  process.on('SIGINT', () => stop(0));
-  process.on('SIGTERM', () => stop(0));
+  // The server or the shell stopping leaves nothing to develop against.
+  const { run, isStopping } = createSupervisor({ cwd: root, essential: ['server', 'shell'] });
 
   // The shell's first build must be on disk before the server starts (it checks once for index.html).
   rmSync(SHELL_DEV_DIST, { recursive: true, force: true });
@@ -114,7 +68,7 @@ async function main() {
   }
 
   while (!existsSync(path.join(SHELL_DEV_DIST, 'index.html'))) {
-    if (stopping) return;
+    if (isStopping()) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const serverDir = path.join(root, 'server');

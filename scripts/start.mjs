@@ -2,10 +2,10 @@
 // Starts the portal on the embedded default from the production builds: the server (API, identity provider and
 // the shell) on :3000, each built remote from its own origin, as separate teams would deploy them (each origin's
 // / is that remote alone, its standalone page), and the examples on :3100 (a plain page embedding a remote).
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createSupervisor } from './lib/supervisor.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -23,52 +23,9 @@ if (!existsSync(serverEntry) || !existsSync(path.join(root, 'shell/dist/index.ht
   process.exit(1);
 }
 
-const children = new Set();
-let stopping = false;
-
-function run(label, args) {
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const prefix = (stream, out) => {
-    let buffered = '';
-    stream.on('data', (chunk) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) out.write(`[${label}] ${line}\n`);
-    });
-  };
-  prefix(child.stdout, process.stdout);
-  prefix(child.stderr, process.stderr);
-  child.on('exit', (code, signal) => {
-    children.delete(child);
-    if (stopping) return;
-    console.error(`[${label}] stopped (${signal ?? `exit code ${code}`})`);
-    // Without the server there is no portal; a remote's host stopping leaves the rest running.
-    if (label === 'server') stop(code ?? 1);
-  });
-  return child;
-}
-
-function stop(code = 0) {
-  stopping = true;
-  for (const child of children) child.kill('SIGTERM');
-  const deadline = setTimeout(() => process.exit(code), 5000);
-  deadline.unref();
-  const poll = setInterval(() => {
-    if (children.size === 0) {
-      clearInterval(poll);
-      process.exit(code);
-    }
-  }, 50);
-}
-
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
+// Without the server there is no portal; a remote's host stopping leaves the rest running.
+const supervisor = createSupervisor({ cwd: root, essential: ['server'] });
+const run = (label, args) => supervisor.run(label, process.execPath, args);
 
 run('server', [serverEntry]);
 for (const { name, port } of REMOTE_HOSTS) {
