@@ -3,7 +3,7 @@ import { Button, Flex } from 'shared-ui';
 import { isApiError, useApiClient, useAuth } from 'shared-auth';
 import { enrollEmail } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
-import { VerificationCodeField } from './VerificationCodeField.js';
+import { CodeField } from '../../../components/CodeField.js';
 import { RESEND_SECONDS, sendCodeLabel, useCountdown } from '../hooks/useCountdown.js';
 
 interface EmailEnrolmentProps {
@@ -75,8 +75,9 @@ export function EmailEnrolment({
       {pending ? (
         <form onSubmit={(event) => void verify(event)} noValidate style={{ maxWidth: 420, marginTop: 16 }}>
           <h3 style={{ fontSize: 16, margin: '0 0 4px' }}>Step 2: Enter the code</h3>
-          <VerificationCodeField
+          <CodeField
             id={`${id}-code`}
+            label="Verification code"
             code={code}
             onChange={setCode}
             disabled={verifying}

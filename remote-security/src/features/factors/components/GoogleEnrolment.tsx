@@ -4,7 +4,7 @@ import { useApiClient, useAuth, type GoogleEnrollResponse } from 'shared-auth';
 import { enrollGoogle } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
 import { APP_STORE_URL, PLAY_STORE_URL } from './texts.js';
-import { VerificationCodeField } from './VerificationCodeField.js';
+import { CodeField } from '../../../components/CodeField.js';
 
 export interface GoogleEnrolmentProps {
   onActivated: (enrolledDate: string | null) => void;
@@ -84,8 +84,9 @@ export default function GoogleEnrolment({ onActivated, onFailed }: GoogleEnrolme
         <li style={{ marginTop: 16 }}>
           <h3 style={{ fontSize: 16, margin: '0 0 4px' }}>Enter the 6-digit code</h3>
           <form onSubmit={(event) => void verify(event)} noValidate style={{ maxWidth: 420 }}>
-            <VerificationCodeField
+            <CodeField
               id={`${id}-code`}
+              label="Verification code"
               code={code}
               onChange={setCode}
               maxLength={6}

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Flex, WaitDialog } from 'shared-ui';
-import { Input } from 'shared-ui/forms';
 import { isApiError } from 'shared-auth';
+import { CodeField } from '../../../components/CodeField.js';
 import { canVerifyStepUpCode, INVALID_CODE_MESSAGES, normaliseStepUpCode } from '../model/codes.js';
 
 interface CodeFormProps {
@@ -42,25 +42,15 @@ export function CodeForm({ factor, verify, onVerified, onCancel, children }: Cod
   return (
     <form onSubmit={(event) => void submit(event)} noValidate style={{ maxWidth: 420 }}>
       {children}
-      <label htmlFor={`${id}-code`} style={{ display: 'block', fontWeight: 600, margin: '16px 0 4px' }}>
-        Enter authentication code
-      </label>
-      <Input
-        id={`${id}-code`}
-        value={code}
-        onChange={(event) => setCode(event.target.value)}
-        placeholder="123456"
-        autoComplete="one-time-code"
-        inputMode="numeric"
-        status={error ? 'error' : undefined}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error ? (
-        <div id={`${id}-error`} role="alert" style={{ color: '#a8071a', marginTop: 4 }}>
-          {error}
-        </div>
-      ) : null}
+      <div style={{ marginTop: 8 }}>
+        <CodeField
+          id={`${id}-code`}
+          label="Enter authentication code"
+          code={code}
+          onChange={setCode}
+          error={error}
+        />
+      </div>
       <Flex gap={12} style={{ marginTop: 16 }}>
         <Button onClick={onCancel}>Cancel</Button>
         <Button type="primary" htmlType="submit" disabled={!canVerifyStepUpCode(factor, code)}>

@@ -1,28 +1,23 @@
 import { Input } from 'shared-ui/forms';
 
-interface VerificationCodeFieldProps {
+interface CodeFieldProps {
   id: string;
+  /** The field's visible label, e.g. 'Verification code'. */
+  label: string;
   code: string;
   onChange: (code: string) => void;
-  maxLength: number;
+  maxLength?: number;
   disabled?: boolean;
   /** Shown under the field as an alert, and the field is marked invalid. */
   error?: string;
 }
 
-/** The labelled 'Verification code' field of an enrolment, with its error. */
-export function VerificationCodeField({
-  id,
-  code,
-  onChange,
-  maxLength,
-  disabled,
-  error,
-}: VerificationCodeFieldProps) {
+/** A labelled one-time-code field with its error, as enrolment and step-up ask for codes. */
+export function CodeField({ id, label, code, onChange, maxLength, disabled, error }: CodeFieldProps) {
   return (
     <>
       <label htmlFor={id} style={{ display: 'block', fontWeight: 600, margin: '8px 0 4px' }}>
-        Verification code
+        {label}
       </label>
       <Input
         id={id}
