@@ -9,6 +9,7 @@ import errorsPlugin from './plugins/errors.js';
 import externalPlugins, { helmetOptions } from './plugins/external.js';
 import factorsPlugin from './factors/plugin.js';
 import mailPlugin from './mail/plugin.js';
+import notificationsPlugin from './notifications/plugin.js';
 import oidcPlugin from './plugins/oidc.js';
 import tokenVerificationPlugin from './plugins/token-verification.js';
 import './plugins/types.js';
@@ -58,6 +59,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(tokenVerificationPlugin);
   // Email (mailbox or SMTP) and 2-step factors: the sign-in step of the provider uses them.
   await app.register(mailPlugin);
+  // Notices to the account holder (an outbox delivered through the mail transport).
+  await app.register(notificationsPlugin);
   await app.register(factorsPlugin);
   await app.register(oidcPlugin);
   // 3. Routes.

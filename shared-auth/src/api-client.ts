@@ -19,6 +19,8 @@ export class ApiError extends Error {
     message: string,
     /** HTTP status, or 0 when no answer arrived. */
     readonly status: number,
+    /** The server's machine `code` (API_ERROR_CODES), when the refusal carries one. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -55,7 +57,7 @@ function toApiError(error: unknown): ApiError {
       : status === 0
         ? 'The account service could not be reached'
         : `The account service answered ${status}`;
-    return new ApiError(message, status);
+    return new ApiError(message, status, body.success ? body.data.code : undefined);
   }
   return error instanceof Error ? new ApiError(error.message, 0) : new ApiError(String(error), 0);
 }

@@ -6,6 +6,8 @@ export class HttpError extends Error {
     message: string,
     /** Extra response headers, e.g. WWW-Authenticate on a 401. */
     readonly headers: Record<string, string> = {},
+    /** A machine code the browser reacts to (API_ERROR_CODES of the contract), sent beside `error`. */
+    readonly code?: string,
   ) {
     super(message);
   }

@@ -23,6 +23,8 @@ export const INTERACTION_PATH = '/interaction';
 
 const HOUR = 60 * 60;
 const DAY = 24 * HOUR;
+/** Access tokens live 10 minutes (Okta's default is 1 hour; shorter limits what a stolen token is worth). */
+export const ACCESS_TOKEN_TTL_SECONDS = 10 * 60;
 
 interface RegistersResponseModes {
   registerResponseMode(
@@ -93,10 +95,13 @@ export function createProvider({ config, directory, store, keys, cookieKeys }: P
       clientAuthSigningAlgValues: ['RS256'],
     },
     ttl: {
-      AccessToken: HOUR,
+      // Short-lived: the API also checks the token's session on every call, and the shell renews with its
+      // refresh token before expiry.
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
       IdToken: HOUR,
       AuthorizationCode: 60,
-      Interaction: HOUR,
+      // A sign-in page left open (or requested by a stranger) is kept at most 15 minutes.
+      Interaction: 15 * 60,
       Session: 14 * DAY,
       Grant: 14 * DAY,
       RefreshToken: (ctx, token, client) => {
@@ -146,23 +151,26 @@ export function createProvider({ config, directory, store, keys, cookieKeys }: P
           return {
             scope: SUPPORTED_SCOPES.join(' '),
             audience,
-            accessTokenTTL: HOUR,
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
             accessTokenFormat: 'jwt',
             jwt: { sign: { alg: 'RS256' } },
           };
         },
       },
     },
-    // sid: the provider session's uid, stable across refreshes (a later feature binds step-up grants to it).
+    // sid: the provider session's uid, stable across refreshes (step-up grants are bound to it).
+    // gid: the grant the token was issued under; with sid, the API checks on every call that both still live.
     // uid and scp: what an Okta access token carries, so the API reads both kinds the same way.
     extraTokenClaims: (_ctx, token) => {
-      const { sessionUid, accountId, scope } = token as {
+      const { sessionUid, accountId, scope, grantId } = token as {
         sessionUid?: string;
         accountId?: string;
         scope?: string;
+        grantId?: string;
       };
       return {
         ...(sessionUid ? { sid: sessionUid } : {}),
+        ...(grantId ? { gid: grantId } : {}),
         ...(accountId ? { uid: accountId } : {}),
         ...(scope ? { scp: scope.split(' ') } : {}),
       };

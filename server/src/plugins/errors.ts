@@ -10,7 +10,10 @@ export default fp(
   async function errorsPlugin(app: FastifyInstance) {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof HttpError) {
-        return reply.code(error.statusCode).headers(error.headers).send({ error: error.message });
+        return reply
+          .code(error.statusCode)
+          .headers(error.headers)
+          .send(error.code ? { error: error.message, code: error.code } : { error: error.message });
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
         const issue = error.validation[0];

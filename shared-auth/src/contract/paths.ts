@@ -9,6 +9,7 @@ export const apiPaths = {
     `/api/stepup/${encodeURIComponent(sub)}/${factor}/challenge`,
   stepUpVerify: (sub: string, factor: 'google-auth' | 'email') =>
     `/api/stepup/${encodeURIComponent(sub)}/${factor}/verify`,
+  reauthenticate: (sub: string) => `/api/stepup/${encodeURIComponent(sub)}/reauthenticate`,
   multifactor: (
     factor: 'googleauth' | 'email',
     sub: string,

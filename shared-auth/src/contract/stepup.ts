@@ -67,3 +67,30 @@ export const STEP_UP_REQUIRED_ERROR = 'Step-up verification required';
 export function isStepUpRequiredError(status: number, message: string): boolean {
   return status === 403 && message.startsWith(STEP_UP_REQUIRED_ERROR);
 }
+
+/**
+ * POST /api/stepup/{sub}/reauthenticate: the account's password again, for a user who has no active factor yet
+ * and wants to turn on the first one more than 5 minutes after signing in ("Confirm it's you"). A correct password
+ * lets this sign-in session turn on a first factor for 5 minutes; it answers like a step-up verify.
+ */
+export const reauthenticateBodySchema = z.strictObject(
+  {
+    password: z
+      .string({ error: 'password must be text' })
+      .min(1, { error: 'Enter your password' })
+      .max(1024, { error: 'password is too long' }),
+  },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown field: ${issue.keys.join(', ')}`
+        : 'The body must be a JSON object with password',
+  },
+);
+export type ReauthenticateBody = z.infer<typeof reauthenticateBodySchema>;
+
+/** The start of the `error` text of a 403 that asks for the password again before the first factor. */
+export const REAUTHENTICATION_REQUIRED_ERROR = "Confirm it's you";
+
+/** The `error` text of a wrong password at reauthenticate (400). */
+export const REAUTHENTICATION_WRONG_PASSWORD_ERROR = 'The password is not correct.';

@@ -4,6 +4,7 @@ import { m002OidcStore } from './002-oidc-store.js';
 import { m003PasswordChangeThrottle } from './003-password-change-throttle.js';
 import { m004Factors } from './004-factors.js';
 import { m005Mailbox } from './005-mailbox.js';
+import { m006AccountProtection } from './006-account-protection.js';
 
 export interface Migration {
   name: string;
@@ -17,4 +18,5 @@ export const migrations: readonly Migration[] = [
   m003PasswordChangeThrottle,
   m004Factors,
   m005Mailbox,
+  m006AccountProtection,
 ];

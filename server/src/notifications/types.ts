@@ -1,0 +1,34 @@
+import type { FactorType } from '../factors/store.js';
+
+/** What happened to an account, for the notice mailed to its address. */
+export type AccountEvent =
+  | { type: 'password-changed' }
+  /** A factor was set up and its first code accepted. */
+  | { type: 'factor-activated'; factor: FactorType }
+  /** A set-up factor was turned back on (opt-in). */
+  | { type: 'factor-turned-on'; factor: FactorType }
+  | { type: 'factor-turned-off'; factor: FactorType }
+  | { type: 'factor-removed'; factor: FactorType }
+  /** A throttle reached its limit: attempts of this kind are refused until `until` (ms since the epoch). */
+  | { type: 'account-locked'; reason: 'sign-in' | 'password' | 'verification-code'; until: number };
+
+/** Where and when the change was made, as the mail tells it. */
+export interface EventContext {
+  /** The request's User-Agent header, when there was one ("from which browser"). */
+  userAgent?: string | undefined;
+  /** ms since the epoch (the app's clock). */
+  at: number;
+}
+
+export interface NotificationRecipient {
+  id: string;
+  email: string;
+}
+
+export interface Notifier {
+  /**
+   * Queues a notice to the account's address (an outbox row). Synchronous: call it inside the transaction of the
+   * change, so the change and its notice commit together; delivery happens afterwards and is retried.
+   */
+  queue(recipient: NotificationRecipient, event: AccountEvent, context: EventContext): void;
+}
