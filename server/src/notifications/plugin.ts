@@ -1,17 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Notifier } from './types.js';
+import { Outbox } from './outbox.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    notifier: Notifier;
+    /** Notices to the account holder: `queue()` (the Notifier interface) inside the change's transaction. */
+    notifier: Outbox;
   }
 }
 
-// PLACEHOLDER, being replaced by the outbox implementation (see notifications/types.ts).
+/**
+ * Notices to the account holder (password changed, factor turned on, off or removed, account locked), kept in
+ * the `notifications` outbox and delivered through the mail transport (`app.mailer`): right after the change
+ * commits, and by a sweep every 30 s that retries failures with backoff and prunes old rows.
+ */
 export default fp(
   async function notificationsPlugin(app: FastifyInstance) {
-    app.decorate('notifier', { queue: () => undefined } satisfies Notifier);
+    const outbox = new Outbox({
+      db: app.db,
+      mailer: app.mailer,
+      now: app.now,
+      log: app.log,
+      portalUrl: app.config.PUBLIC_URL,
+    });
+    app.decorate('notifier', outbox);
+    // Closed before the mail transport and the database (onClose runs in reverse order of registration).
+    app.addHook('onClose', async () => outbox.close());
+    app.addHook('onReady', async () => outbox.start());
   },
   { name: 'notifications', dependencies: ['db', 'mail'] },
 );

@@ -1,0 +1,219 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/connection.js';
+import type { Mailer } from '../mail/mailer.js';
+import { composeNotice } from './texts.js';
+import type { AccountEvent, EventContext, NotificationRecipient, Notifier } from './types.js';
+
+/** Sends per row before the row is given up (about 9 hours of retries with the delays below). */
+export const MAX_ATTEMPTS = 10;
+/** A claimed row is the claimer's for this long; if its process died mid-send, another sender takes it then. */
+export const CLAIM_MS = 2 * 60 * 1000;
+/** Sent and given-up rows are deleted after this. */
+export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/** The periodic sweep: retries that came due, rows of another instance's kick that died, pruning. */
+export const SWEEP_INTERVAL_MS = 30 * 1000;
+const BATCH_SIZE = 20;
+/** How long close() waits for a send in flight. */
+export const CLOSE_WAIT_MS = 5 * 1000;
+
+/** Wait before the next try after `attempts` failed sends: 30 s, 1 min, 2 min, … at most 1 hour. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 60 * 60 * 1000);
+}
+
+interface ClaimedRow {
+  id: number;
+  user_id: string;
+  to_address: string;
+  subject: string;
+  text: string;
+  attempts: number;
+}
+
+export interface OutboxOptions {
+  db: Db;
+  mailer: Mailer;
+  /** The app's clock (ms since the epoch). */
+  now: () => number;
+  log: FastifyBaseLogger;
+  /** PUBLIC_URL: the notices link to the portal's Password and Security pages. */
+  portalUrl: string;
+}
+
+/**
+ * Notices to the account holder, as an outbox in SQLite: `queue()` writes a row in the caller's transaction,
+ * and senders deliver due rows afterwards through the mail transport. A sender claims rows (bumps their
+ * next_attempt_at, in one IMMEDIATE transaction) before sending, so concurrent sweeps, in this process or
+ * another, never send a row twice while its claim lasts. Delivery is at least once: a process that dies
+ * between sending and marking leaves the row to be sent again when its claim expires.
+ */
+export class Outbox implements Notifier {
+  private readonly s;
+  private readonly claim: (now: number) => ClaimedRow[];
+  private readonly running = new Set<Promise<void>>();
+  private kickScheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: OutboxOptions) {
+    const { db } = options;
+    this.s = {
+      insert: db.prepare<[string, string, string, string, number, number]>(
+        `INSERT INTO notifications (user_id, to_address, subject, text, created_at, next_attempt_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      due: db.prepare<[number, number, number], ClaimedRow>(
+        `SELECT id, user_id, to_address, subject, text, attempts FROM notifications
+         WHERE sent_at IS NULL AND next_attempt_at <= ? AND attempts < ?
+         ORDER BY next_attempt_at, id LIMIT ?`,
+      ),
+      take: db.prepare<[number, number]>(
+        'UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?',
+      ),
+      sent: db.prepare<[number, number]>(
+        'UPDATE notifications SET sent_at = ?, last_error = NULL WHERE id = ?',
+      ),
+      failed: db.prepare<[number, string, number]>(
+        'UPDATE notifications SET next_attempt_at = ?, last_error = ? WHERE id = ?',
+      ),
+      release: db.prepare<[number, number]>(
+        'UPDATE notifications SET attempts = attempts - 1, next_attempt_at = ? WHERE id = ? AND sent_at IS NULL',
+      ),
+      prune: db.prepare<[number, number]>(
+        `DELETE FROM notifications WHERE created_at < ? AND (sent_at IS NOT NULL OR attempts >= ?)`,
+      ),
+    };
+    // IMMEDIATE: the write lock is taken before the read, so two senders cannot both see a row as due.
+    const claim = db.transaction((now: number) => {
+      const rows = this.s.due.all(now, MAX_ATTEMPTS, BATCH_SIZE);
+      for (const row of rows) this.s.take.run(now + CLAIM_MS, row.id);
+      return rows.map((row) => ({ ...row, attempts: row.attempts + 1 }));
+    });
+    this.claim = (now) => claim.immediate(now);
+  }
+
+  queue(recipient: NotificationRecipient, event: AccountEvent, context: EventContext): void {
+    const { subject, text } = composeNotice(event, context, this.options.portalUrl);
+    const now = this.options.now();
+    this.s.insert.run(recipient.id, recipient.email, subject, text, now, now);
+    this.kick();
+  }
+
+  /**
+   * Delivery right after the caller's commit: a better-sqlite3 transaction is synchronous, so by the time
+   * setImmediate runs it has committed (or rolled back, and there is nothing to send).
+   */
+  private kick(): void {
+    if (this.kickScheduled || this.closed) return;
+    this.kickScheduled = true;
+    setImmediate(() => {
+      this.kickScheduled = false;
+      void this.deliverDue();
+    });
+  }
+
+  /** Claims and sends every due row, batch by batch; resolves when done. Never throws. */
+  deliverDue(): Promise<void> {
+    const run = this.deliverBatches().finally(() => this.running.delete(run));
+    this.running.add(run);
+    return run;
+  }
+
+  private async deliverBatches(): Promise<void> {
+    while (!this.closed) {
+      let rows: ClaimedRow[];
+      try {
+        rows = this.claim(this.options.now());
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'account notices: could not claim due notices');
+        return;
+      }
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        if (this.closed) this.release(row);
+        else await this.send(row);
+      }
+    }
+  }
+
+  private async send(row: ClaimedRow): Promise<void> {
+    const { mailer, log, now } = this.options;
+    let failure: unknown;
+    try {
+      await mailer.send({ to: row.to_address, subject: row.subject, text: row.text });
+    } catch (error) {
+      failure = error;
+    }
+    try {
+      if (failure === undefined) {
+        this.s.sent.run(now(), row.id);
+        return;
+      }
+      const message = failure instanceof Error ? failure.message : String(failure);
+      const givenUp = row.attempts >= MAX_ATTEMPTS;
+      this.s.failed.run(now() + retryDelayMs(row.attempts), message.slice(0, 500), row.id);
+      log.warn(
+        { err: failure, notification: row.id, userId: row.user_id, attempts: row.attempts },
+        givenUp ? 'account notice not sent: given up' : 'account notice not sent: will retry',
+      );
+    } catch (error) {
+      // E.g. the database closed under an in-flight send at shutdown: the claim expires and the row is
+      // sent again by the next sweep (at least once).
+      log.warn({ err: error, notification: row.id }, 'account notices: could not record a delivery');
+    }
+  }
+
+  /** Gives a claimed, unsent row back at shutdown, so the next start sends it at once. */
+  private release(row: ClaimedRow): void {
+    try {
+      this.s.release.run(this.options.now(), row.id);
+    } catch (error) {
+      this.options.log.warn(
+        { err: error, notification: row.id },
+        'account notices: could not release a notice',
+      );
+    }
+  }
+
+  /** Deletes rows sent or given up more than RETENTION_MS ago. */
+  prune(): number {
+    return this.s.prune.run(this.options.now() - RETENTION_MS, MAX_ATTEMPTS).changes;
+  }
+
+  /** Waits for the sends in flight, then delivers whatever is due now (tests, and anyone who must know). */
+  async drain(): Promise<void> {
+    await Promise.all(this.running);
+    await this.deliverDue();
+  }
+
+  start(): void {
+    this.timer = setInterval(() => {
+      try {
+        this.prune();
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'account notices: could not prune');
+      }
+      void this.deliverDue();
+    }, SWEEP_INTERVAL_MS);
+    this.timer.unref();
+    void this.deliverDue();
+  }
+
+  /**
+   * Stops the sweeps and waits for the send in flight, at most CLOSE_WAIT_MS: a send still running then is
+   * abandoned, and its row, claimed but not marked sent, goes out again once the claim expires.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    let deadline: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(this.running),
+      new Promise<void>((resolve) => {
+        deadline = setTimeout(resolve, CLOSE_WAIT_MS);
+        deadline.unref();
+      }),
+    ]);
+    clearTimeout(deadline);
+  }
+}

@@ -1,0 +1,135 @@
+import type { FactorType } from '../factors/store.js';
+import { describeBrowser } from './browser.js';
+import type { AccountEvent, EventContext } from './types.js';
+
+export interface Notice {
+  subject: string;
+  text: string;
+}
+
+/** The factors as the Security page and the verification emails name them. */
+const FACTOR_NAMES: Record<FactorType, string> = {
+  'google-auth': 'Google Authenticator',
+  email: 'Email verification',
+};
+
+const UTC_DATE_TIME = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  dateStyle: 'full',
+  timeStyle: 'short',
+});
+
+/** "Monday, 23 November 2026 at 14:05 UTC": readable wherever the reader lives. */
+export function formatUtc(ms: number): string {
+  return `${UTC_DATE_TIME.format(new Date(ms))} UTC`;
+}
+
+interface Parts {
+  subject: string;
+  what: string;
+  /** Locks are caused by someone else's attempts, changes by a signed-in browser. */
+  browserLabel: string;
+  ifNotYou: string;
+}
+
+function partsOf(event: AccountEvent): Parts {
+  const change = {
+    browserLabel: 'Browser',
+    ifNotYou: "If this wasn't you, someone else may be signed in to your account:",
+  };
+  switch (event.type) {
+    case 'password-changed':
+      return {
+        ...change,
+        subject: 'Your F5 account password was changed',
+        what: 'The password of your F5 account was changed on the Password page of My Profile.',
+      };
+    case 'factor-activated': {
+      const name = FACTOR_NAMES[event.factor];
+      return {
+        ...change,
+        subject: `${name} is now on for your F5 account`,
+        what: `${name} was set up and turned on for 2-step verification of your F5 account. Signing in now asks for a verification code after the password.`,
+      };
+    }
+    case 'factor-turned-on': {
+      const name = FACTOR_NAMES[event.factor];
+      return {
+        ...change,
+        subject: `${name} was turned on again for your F5 account`,
+        what: `${name} was turned on again for 2-step verification of your F5 account.`,
+      };
+    }
+    case 'factor-turned-off': {
+      const name = FACTOR_NAMES[event.factor];
+      return {
+        ...change,
+        subject: `${name} was turned off for your F5 account`,
+        what: `${name} was turned off for 2-step verification of your F5 account: signing in no longer accepts its codes.`,
+      };
+    }
+    case 'factor-removed': {
+      const name = FACTOR_NAMES[event.factor];
+      return {
+        ...change,
+        subject: `${name} was removed from your F5 account`,
+        what: `${name} was removed from 2-step verification of your F5 account. To use it again, it has to be set up again.`,
+      };
+    }
+    case 'account-locked': {
+      const until = formatUtc(event.until);
+      const locked = {
+        browserLabel: 'Last attempt from',
+        ifNotYou: "If these attempts weren't yours, someone may be trying to get into your account:",
+      };
+      switch (event.reason) {
+        case 'sign-in':
+          return {
+            ...locked,
+            subject: 'Sign-in to your F5 account is paused after failed attempts',
+            what: `There were too many failed attempts to sign in to your F5 account with a wrong password. Signing in with your email is paused until ${until}, except in browsers where you signed in before.`,
+          };
+        case 'password':
+          return {
+            ...locked,
+            subject: 'Password changes on your F5 account are paused after wrong passwords',
+            what: `The current password was entered wrongly too many times on the Password page of My Profile. Password changes are paused until ${until}.`,
+          };
+        case 'verification-code':
+          return {
+            ...locked,
+            subject: 'Verification codes for your F5 account are paused after wrong codes',
+            what: `Too many wrong verification codes were entered for your F5 account. Codes are refused until ${until}.`,
+          };
+      }
+    }
+  }
+}
+
+/**
+ * The notice mailed to the account holder: what happened, when, from which browser, and what to do if it wasn't
+ * them. Plain text, and never a secret, code or token: only the event, the time and the browser's name.
+ */
+export function composeNotice(event: AccountEvent, context: EventContext, portalUrl: string): Notice {
+  const parts = partsOf(event);
+  return {
+    subject: parts.subject,
+    text: [
+      'Hello,',
+      '',
+      parts.what,
+      '',
+      `When: ${formatUtc(context.at)}`,
+      `${parts.browserLabel}: ${describeBrowser(context.userAgent)}`,
+      '',
+      "If this was you, you don't need to do anything.",
+      '',
+      parts.ifNotYou,
+      `- change your password now on the Password page of My Profile: ${portalUrl}/password`,
+      `- check 2-step verification on the Security page: ${portalUrl}/security`,
+      '- contact your support team, at once if you can no longer sign in.',
+      '',
+      'My Profile, your F5 account. This notice was sent automatically; replies are not read.',
+    ].join('\n'),
+  };
+}
