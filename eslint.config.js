@@ -31,7 +31,12 @@ export default tseslint.config(
   },
   {
     // antd reaches the apps only through shared-ui: one tree-shaken, themed copy for the whole page.
-    files: ['shell/**/*.{ts,tsx}', 'remote-*/**/*.{ts,tsx}', 'shared-auth/**/*.{ts,tsx}'],
+    files: [
+      'shell/**/*.{ts,tsx}',
+      'remote-*/**/*.{ts,tsx}',
+      'shared-auth/**/*.{ts,tsx}',
+      'shared-stepup/**/*.{ts,tsx}',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

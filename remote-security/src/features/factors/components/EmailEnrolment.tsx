@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
 import { Button, Flex } from 'shared-ui';
 import { isApiError, useApiClient, useAuth } from 'shared-auth';
+import { CodeField } from 'shared-stepup';
 import { enrollEmail } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
-import { CodeField } from '../../../components/CodeField.js';
 import { RESEND_SECONDS, sendCodeLabel, useCountdown } from '../hooks/useCountdown.js';
 
 interface EmailEnrolmentProps {

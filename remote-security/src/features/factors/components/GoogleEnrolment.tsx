@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button, Flex, Modal, QRCode, Spin } from 'shared-ui';
 import { useApiClient, useAuth, type GoogleEnrollResponse } from 'shared-auth';
+import { CodeField } from 'shared-stepup';
 import { enrollGoogle } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
 import { APP_STORE_URL, PLAY_STORE_URL } from './texts.js';
-import { CodeField } from '../../../components/CodeField.js';
 
 export interface GoogleEnrolmentProps {
   onActivated: (enrolledDate: string | null) => void;

@@ -1,13 +1,7 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { App } from 'shared-ui';
-import {
-  isApiError,
-  isStepUpRequiredError,
-  maskEmail,
-  useApiClient,
-  useAuth,
-  type ActiveFactorsData,
-} from 'shared-auth';
+import { maskEmail, useApiClient, useAuth, type ActiveFactorsData } from 'shared-auth';
+import { isStepUpRequired } from 'shared-stepup';
 import { getDetails, optIn, optOut, reset } from '../api/factorsApi.js';
 import type { FactorKind } from '../model/enrolment.js';
 import { countActive } from '../model/factors.js';
@@ -54,7 +48,7 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
 
   const fail = useCallback(
     (factor: FactorKind, error: unknown) => {
-      if (isApiError(error) && isStepUpRequiredError(error.status, error.message)) onStepUpRequired();
+      if (isStepUpRequired(error)) onStepUpRequired();
       else dispatch({ type: 'FAILED', factor });
     },
     [onStepUpRequired],
@@ -76,7 +70,7 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
           }),
         (error: unknown) => {
           if (!current) return;
-          if (isApiError(error) && isStepUpRequiredError(error.status, error.message)) onStepUpRequired();
+          if (isStepUpRequired(error)) onStepUpRequired();
           else dispatch({ type: 'DETAILS_FAILED', factor });
         },
       );

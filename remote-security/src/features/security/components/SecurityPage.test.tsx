@@ -9,11 +9,11 @@ import {
 } from 'shared-auth';
 import { PortalThemeProvider } from 'shared-ui';
 import * as factorsApi from '../../factors/api/factorsApi.js';
-import * as stepUpApi from '../../stepup/api/stepUpApi.js';
-import { STEP_UP_STORAGE_KEY } from '../../stepup/model/stepUpStorage.js';
+import * as stepUpApi from 'shared-stepup/api';
+import { stepUpStorageKey } from 'shared-stepup';
 import { SecurityPage } from './SecurityPage.js';
 
-jest.mock('../../stepup/api/stepUpApi.js');
+jest.mock('shared-stepup/api');
 jest.mock('../../factors/api/factorsApi.js');
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 const stepUp = jest.mocked(stepUpApi);
@@ -23,6 +23,7 @@ const MASKED = 'a....e@example.com';
 const DATE = '2026-03-07T12:00:00.000Z';
 const BOTH: ChallengeResponse['activeFactorsData'] = { googleAuth: {}, email: { maskedEmail: MASKED } };
 const invalid = () => new ApiError(INVALID_CODE_ERROR, 400);
+const STEP_UP_STORAGE_KEY = stepUpStorageKey('00u1alice');
 
 function renderPage(overrides: Partial<PortalAuth> = {}) {
   const auth: PortalAuth = {
@@ -135,6 +136,7 @@ describe('step-up screens', () => {
       '00u1alice',
       'google-auth',
       '123456',
+      { signal: expect.any(AbortSignal) },
     );
     expect(localStorage.getItem(STEP_UP_STORAGE_KEY)).toBeNull();
   });
@@ -171,7 +173,9 @@ describe('step-up screens', () => {
     await userEvent.type(input, '111111 ');
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Invalid authentication code');
-    expect(stepUp.verifyStepUp).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'email', '111111');
+    expect(stepUp.verifyStepUp).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'email', '111111', {
+      signal: expect.any(AbortSignal),
+    });
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
     expect(await region('Your Email Factor')).toBeInTheDocument();
   });
@@ -306,6 +310,23 @@ describe('factors page', () => {
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
     expect(stepUp.getChallenge).toHaveBeenCalledTimes(2);
+  });
+  it('goes back to the step-up check on the step_up_required code, whatever the text says', async () => {
+    stepUp.getChallenge
+      .mockResolvedValueOnce({ challengeUser: false, activeFactorsData: BOTH })
+      .mockResolvedValueOnce({ challengeUser: true, activeFactorsData: BOTH });
+    details(true, true);
+    api.optOut.mockRejectedValue(
+      new ApiError('Verify with one of your 2-step factors first.', 403, 'step_up_required'),
+    );
+    renderPage();
+    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
+    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    await userEvent.click(emailSwitch);
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
   });
 });
 

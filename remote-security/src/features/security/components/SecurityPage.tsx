@@ -1,7 +1,7 @@
 import { Spin, Typography } from 'shared-ui';
 import { useAuth } from 'shared-auth';
+import { StepUpScreens } from 'shared-stepup';
 import { FactorsPage } from '../../factors/components/FactorsPage.js';
-import { StepUpScreens } from '../../stepup/components/StepUpScreens.js';
 import { useStepUp } from '../hooks/useStepUp.js';
 
 export const SECURITY_INTRO =

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer } from 'react';
 import { useApiClient, useAuth } from 'shared-auth';
-import { getChallenge } from '../../stepup/api/stepUpApi.js';
-import { initialStepUpState, stepUpReducer } from '../../stepup/model/stepUpStatus.js';
+import { getChallenge } from 'shared-stepup';
+import { initialStepUpState, stepUpReducer } from '../model/stepUpStatus.js';
 
 /** Runs the step-up check: START → LOADING → CHALLENGE or NO_CHALLENGE; `recheck` runs it again. */
 export function useStepUp(enabled: boolean) {
@@ -16,17 +16,17 @@ export function useStepUp(enabled: boolean) {
 
   useEffect(() => {
     if (!loading) return undefined;
-    let current = true;
-    getChallenge(client, user.sub).then(
-      (response) => current && dispatch({ type: 'CHALLENGE_LOADED', response }),
+    // Leaving the page mid-check ends the request; its answer is not acted on.
+    const controller = new AbortController();
+    getChallenge(client, user.sub, { signal: controller.signal }).then(
+      (response) => dispatch({ type: 'CHALLENGE_LOADED', response }),
       (error: unknown) => {
+        if (controller.signal.aborted) return;
         console.warn('The step-up check failed:', error);
-        if (current) dispatch({ type: 'CHALLENGE_FAILED' });
+        dispatch({ type: 'CHALLENGE_FAILED' });
       },
     );
-    return () => {
-      current = false;
-    };
+    return () => controller.abort();
   }, [loading, client, user.sub]);
 
   return {

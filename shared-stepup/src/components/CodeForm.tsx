@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Flex, WaitDialog } from 'shared-ui';
 import { isApiError } from 'shared-auth';
-import { CodeField } from '../../../components/CodeField.js';
+import { CodeField } from './CodeField.js';
 import { canVerifyStepUpCode, INVALID_CODE_MESSAGES, normaliseStepUpCode } from '../model/codes.js';
 
 interface CodeFormProps {

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useReducer } from 'react';
 import { Button, Flex, Typography, WaitDialog } from 'shared-ui';
 import { useApiClient, useAuth, type ActiveFactorsData } from 'shared-auth';
 import { sendEmailChallenge, verifyStepUp } from '../api/stepUpApi.js';
+import { useUnmountSignal } from '../hooks/useUnmountSignal.js';
 import {
   factorsOf,
   initialStepUpFlow,
@@ -12,24 +13,33 @@ import { clearStepUpState, loadStepUpState, saveStepUpState } from '../model/ste
 import { CodeForm } from './CodeForm.js';
 import { EmailVerify } from './EmailVerify.js';
 
-interface StepUpScreensProps {
+export interface StepUpScreensProps {
   activeFactorsData: ActiveFactorsData;
-  /** A code was accepted: the page moves on to NO_CHALLENGE. */
+  /** A code was accepted: the page moves on (the Security page to NO_CHALLENGE, the Password page saves). */
   onVerified: () => void;
 }
 
 const titleStyle = { fontSize: 22 };
 
-/** The step-up screens (spec section 2) over the flow reducer; the flow state is kept for 5 minutes. */
-export function StepUpScreens({ activeFactorsData, onVerified }: StepUpScreensProps) {
+/**
+ * The step-up screens (spec section 2) over the flow reducer. The flow state is kept for 5 minutes under the
+ * user's own key, so a reload resumes it and another user on the same browser starts at START.
+ */
+export function StepUpScreens(props: StepUpScreensProps) {
   const { user } = useAuth();
+  // A new user (sign-out and in without a reload) gets fresh screens, never the last user's flow in memory.
+  return <Screens key={user.sub} sub={user.sub} {...props} />;
+}
+
+function Screens({ sub, activeFactorsData, onVerified }: StepUpScreensProps & { sub: string }) {
   const client = useApiClient();
+  const signal = useUnmountSignal();
   const factors = useMemo(() => factorsOf(activeFactorsData), [activeFactorsData]);
   const [flow, dispatch] = useReducer(stepUpFlowReducer, factors, (list) =>
-    initialStepUpFlow(list, loadStepUpState()),
+    initialStepUpFlow(list, loadStepUpState(sub)),
   );
 
-  useEffect(() => saveStepUpState(flow.state), [flow.state]);
+  useEffect(() => saveStepUpState(sub, flow.state), [sub, flow.state]);
 
   useEffect(() => {
     if (!flow.selectionLoading) return undefined;
@@ -38,7 +48,7 @@ export function StepUpScreens({ activeFactorsData, onVerified }: StepUpScreensPr
   }, [flow.selectionLoading]);
 
   const verified = () => {
-    clearStepUpState();
+    clearStepUpState(sub);
     onVerified();
   };
   const cancel = () => dispatch({ type: 'CANCEL' });
@@ -92,7 +102,7 @@ export function StepUpScreens({ activeFactorsData, onVerified }: StepUpScreensPr
           </Typography.Title>
           <CodeForm
             factor="googleAuth"
-            verify={(code) => verifyStepUp(client, user.sub, 'google-auth', code)}
+            verify={(code) => verifyStepUp(client, sub, 'google-auth', code, { signal: signal() })}
             onVerified={verified}
             onCancel={cancel}
           />
@@ -103,8 +113,8 @@ export function StepUpScreens({ activeFactorsData, onVerified }: StepUpScreensPr
       screen = (
         <EmailVerify
           maskedEmail={activeFactorsData.email?.maskedEmail ?? ''}
-          send={() => sendEmailChallenge(client, user.sub)}
-          verify={(code) => verifyStepUp(client, user.sub, 'email', code)}
+          send={() => sendEmailChallenge(client, sub, { signal: signal() })}
+          verify={(code) => verifyStepUp(client, sub, 'email', code, { signal: signal() })}
           onVerified={verified}
           onCancel={cancel}
           onSendFailed={() => dispatch({ type: 'EMAIL_SEND_FAILED' })}

@@ -1,0 +1,21 @@
+// The step-up verification screens both the Security and the Password remote run. Bundled into each remote (not
+// a Module Federation share): it is small, and each remote then ships the screens it was tested with.
+export { StepUpScreens, type StepUpScreensProps } from './components/StepUpScreens.js';
+export { CodeField } from './components/CodeField.js';
+export { getChallenge, sendEmailChallenge, verifyStepUp, type RequestOptions } from './api/stepUpApi.js';
+export { isStepUpRequired } from './model/stepUpErrors.js';
+export {
+  clearStepUpState,
+  loadStepUpState,
+  saveStepUpState,
+  stepUpStorageKey,
+} from './model/stepUpStorage.js';
+export {
+  factorsOf,
+  initialStepUpFlow,
+  stepUpFlowReducer,
+  type StepUpFlow,
+  type StepUpFlowAction,
+  type StepUpFlowState,
+} from './model/stepUpFlow.js';
+export { useUnmountSignal } from './hooks/useUnmountSignal.js';
