@@ -2,7 +2,10 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import type { AppConfig } from './config/index.js';
+import { secureDataDir } from './config/data-dir.js';
+import type { TrustProxy } from './config/env.js';
 import { loggerOptions } from './config/logger.js';
+import { useServingBusyTimeout } from './db/connection.js';
 import dbPlugin from './plugins/db.js';
 import directoryPlugin from './plugins/directory.js';
 import errorsPlugin from './plugins/errors.js';
@@ -23,6 +26,15 @@ export interface BuildOptions {
   now?: () => number;
 }
 
+/**
+ * Fastify's trustProxy for TRUST_PROXY. A hop count is a function: Fastify 5.12 trusts nobody for a bare number
+ * (it cannot check the peer), but with TRUST_PROXY=N the operator says N proxies stand in front.
+ */
+export function trustProxyOption(setting: TrustProxy): FastifyServerOptions['trustProxy'] {
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting;
+  return setting;
+}
+
 /** Builds the whole server without listening: tests use it with inject(), server.ts with listen(). */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const securityHeaders = helmet(helmetOptions(config));
@@ -30,8 +42,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     logger: options.logger ?? loggerOptions(config),
     // The API's bodies are a few fields; anything bigger is refused with 413.
     bodyLimit: 16 * 1024,
-    // Behind an https-terminating proxy, req.ip and req.protocol come from X-Forwarded-*.
-    trustProxy: config.secureCookies,
+    // Whose X-Forwarded-* count (request.ip for the per-address limits and the log): TRUST_PROXY, else nobody's.
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
+    // A client has REQUEST_TIMEOUT_MS to send a whole request (a trickled body is cut with 408); Node checks
+    // every second rather than every 30 s. Idle sockets close after twice that; keep-alive stays Fastify's 72 s.
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    connectionTimeout: 2 * config.REQUEST_TIMEOUT_MS,
+    http: {
+      headersTimeout: config.REQUEST_TIMEOUT_MS,
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1000, config.REQUEST_TIMEOUT_MS),
+    },
     // Fastify answers a path that does not decode (bad percent-encoding) or a path segment over its length limit
     // before routing, outside the error handler; keep the one error shape `{ error }` for those too.
     // No hook runs for them, so the security headers are set here.
@@ -49,6 +70,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('now', options.now ?? Date.now);
+
+  // DATA_DIR holds the database, tokens and keys: 0700, files 0600, before anything is opened in it.
+  secureDataDir(config.DATA_DIR, app.log);
 
   // 1. Third-party plugins: helmet, cors, rate-limit, formbody, middie.
   await app.register(externalPlugins, { config });
@@ -68,5 +92,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   await app.register(webRoutes);
 
   await app.ready();
+  // Start-up may wait for another process's write lock; serving may not (plugins/errors.ts answers 503).
+  useServingBusyTimeout(app.db);
   return app;
 }

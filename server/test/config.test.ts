@@ -118,6 +118,132 @@ describe('settings and remotes files', () => {
   });
 });
 
+describe('development surfaces exist only in the development default (PUBLIC_URL on http://localhost)', () => {
+  const DEVELOPMENT_ORIGINS = [
+    'http://localhost:3001',
+    'http://localhost:3002',
+    'http://localhost:3003',
+    'http://localhost:3100',
+  ];
+
+  it.each(['http://localhost:3000', 'http://localhost:8080', 'http://localhost'])(
+    'on %s: the mailbox, the demo accounts and the development trusted origins are on',
+    (publicUrl) => {
+      const env = parseEnv({ PUBLIC_URL: publicUrl });
+      expect(env).toMatchObject({
+        developmentDefault: true,
+        DEV_MAILBOX: true,
+        DEMO_ACCOUNTS: true,
+        TRUSTED_ORIGINS: DEVELOPMENT_ORIGINS,
+        TRUST_PROXY: false,
+      });
+    },
+  );
+
+  it.each([
+    'https://portal.example',
+    'http://portal.internal:3000',
+    'http://127.0.0.1:3000',
+    'https://localhost',
+  ])('on %s: all off, and no trusted origin unless TRUSTED_ORIGINS lists one', (publicUrl) => {
+    const env = parseEnv({ PUBLIC_URL: publicUrl });
+    expect(env).toMatchObject({
+      developmentDefault: false,
+      DEV_MAILBOX: false,
+      DEMO_ACCOUNTS: false,
+      TRUSTED_ORIGINS: [],
+    });
+  });
+
+  it('lets a plain-http deployment opt in by name', () => {
+    const env = parseEnv({
+      PUBLIC_URL: 'http://portal.internal:3000',
+      DEV_MAILBOX: 'true',
+      DEMO_ACCOUNTS: '1',
+    });
+    expect(env).toMatchObject({ DEV_MAILBOX: true, DEMO_ACCOUNTS: true });
+    expect(parseEnv({ DEV_MAILBOX: 'false', DEMO_ACCOUNTS: 'no' })).toMatchObject({
+      DEV_MAILBOX: false,
+      DEMO_ACCOUNTS: false,
+    });
+  });
+
+  it.each(['DEV_MAILBOX', 'DEMO_ACCOUNTS'])('refuses %s=true when PUBLIC_URL is https', (name) => {
+    const start = () => parseEnv({ PUBLIC_URL: 'https://portal.example', [name]: 'true' });
+    expect(start).toThrow(ConfigError);
+    expect(start).toThrow(new RegExp(`\\n  ${name}="true": .*refused when PUBLIC_URL is https`));
+  });
+
+  it('refuses http trusted origins when PUBLIC_URL is https, naming TRUSTED_ORIGINS', () => {
+    const start = () =>
+      parseEnv({
+        PUBLIC_URL: 'https://portal.example',
+        TRUSTED_ORIGINS: 'https://embed.example,http://localhost:3001',
+      });
+    expect(start).toThrow(ConfigError);
+    expect(start).toThrow(/\n {2}TRUSTED_ORIGINS=.*must be https origins.*http:\/\/localhost:3001/);
+    expect(
+      parseEnv({ PUBLIC_URL: 'https://portal.example', TRUSTED_ORIGINS: 'https://embed.example' })
+        .TRUSTED_ORIGINS,
+    ).toEqual(['https://embed.example']);
+  });
+
+  it('refuses DEV_MAILBOX=true with SMTP_URL without echoing the SMTP password', () => {
+    const start = () => parseEnv({ DEV_MAILBOX: 'true', SMTP_URL: 'smtps://user:s3cret@mail.example:465' });
+    expect(start).toThrow(/DEV_MAILBOX="true": cannot be combined with SMTP_URL/);
+    expect(start).not.toThrow(/s3cret/);
+    // Unset, the development default simply sends through SMTP.
+    const config = loadConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' });
+    expect(config.devMailbox).toBe(false);
+  });
+
+  it('refuses DEV_MAILBOX=true or DEMO_ACCOUNTS=true in Okta mode', () => {
+    const okta = write(
+      'okta-dev.json',
+      JSON.stringify({ Domain: 'https://example.okta.com', ClientId: '0oa1' }),
+    );
+    expect(loadConfig({ SETTINGS_FILE: okta })).toMatchObject({ devMailbox: false, demoAccounts: false });
+    for (const name of ['DEV_MAILBOX', 'DEMO_ACCOUNTS']) {
+      expect(() => loadConfig({ SETTINGS_FILE: okta, [name]: 'true' })).toThrow(
+        new RegExp(`^${name}=true needs the embedded provider`),
+      );
+    }
+  });
+
+  it.each([
+    ['DEV_MAILBOX', 'maybe'],
+    ['DEMO_ACCOUNTS', '2'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', 'proxy.example'],
+    ['TRUST_PROXY', '11'],
+    ['TRUST_PROXY', ' , '],
+    ['AUTHORIZE_RATE_LIMIT', '0'],
+    ['TOKEN_RATE_LIMIT', 'many'],
+    ['REQUEST_TIMEOUT_MS', '10'],
+    ['SHUTDOWN_TIMEOUT_MS', '1.5'],
+  ])('stops on %s=%j with a message naming the setting', (name, value) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(
+      new RegExp(`^Invalid environment setting:\\n  ${name}=`),
+    );
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('is off unless set: no X-Forwarded-* header counts', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ PUBLIC_URL: 'https://portal.example' }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+  });
+
+  it('takes a hop count or addresses and CIDR ranges', () => {
+    expect(parseEnv({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(
+      parseEnv({ TRUST_PROXY: ' 10.0.0.1, 10.0.0.0/8 ,fd00::/8,::1,loopback,10.0.0.1' }).TRUST_PROXY,
+    ).toEqual(['10.0.0.1', '10.0.0.0/8', 'fd00::/8', '::1', 'loopback']);
+  });
+});
+
 describe('logging', () => {
   it('redacts tokens and codes from logged URLs', () => {
     expect(

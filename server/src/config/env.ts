@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
@@ -5,8 +6,22 @@ import { z } from 'zod';
 /** The checkout's root: this file sits at server/{src,dist}/config/, three levels below it. */
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
 
-const DEFAULT_TRUSTED_ORIGINS =
-  'http://localhost:3001,http://localhost:3002,http://localhost:3003,http://localhost:3100';
+/** The remotes' and the example's origins of `pnpm start` / `pnpm dev`: trusted by default on localhost only. */
+export const DEVELOPMENT_TRUSTED_ORIGINS = [
+  'http://localhost:3001',
+  'http://localhost:3002',
+  'http://localhost:3003',
+  'http://localhost:3100',
+] as const;
+
+/**
+ * The local development default: PUBLIC_URL on http://localhost (any port). Only there do the built-in mailbox,
+ * the demo accounts and the development trusted origins exist without being asked for.
+ */
+export function isDevelopmentDefault(publicUrl: string): boolean {
+  const url = new URL(publicUrl);
+  return url.protocol === 'http:' && url.hostname === 'localhost';
+}
 
 /** A start-up refusal that names the setting at fault; server.ts prints it and exits. */
 export class ConfigError extends Error {
@@ -47,6 +62,80 @@ export function parseEncryptionKey(value: string): Buffer | undefined {
   return undefined;
 }
 
+/** A yes/no setting: true/false (or 1/0, yes/no, on/off), anything else is refused. */
+const flag = z.string().transform((value, ctx) => {
+  const text = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(text)) return true;
+  if (['false', '0', 'no', 'off'].includes(text)) return false;
+  ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+  return z.NEVER;
+});
+
+/** Names proxy-addr (Fastify's trustProxy) knows for address ranges. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An IP address, or a CIDR range `address/prefix`. */
+function isAddressOrRange(value: string): boolean {
+  if (NAMED_RANGES.has(value)) return true;
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Whose X-Forwarded-* headers count: false (nobody's, the socket peer is the client), a number of proxy hops in
+ * front of the server, or the proxies' addresses / CIDR ranges.
+ */
+export type TrustProxy = false | number | string[];
+
+const trustProxy = z.string().transform((value, ctx): TrustProxy => {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 10) {
+      ctx.addIssue({ code: 'custom', message: 'a hop count must be between 0 and 10' });
+      return z.NEVER;
+    }
+    return hops === 0 ? false : hops;
+  }
+  const addresses = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  const bad = addresses.find((address) => !isAddressOrRange(address));
+  if (addresses.length === 0 || bad !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "must be a hop count (e.g. 1) or the proxies' addresses or CIDR ranges, comma-separated " +
+        "(e.g. 10.0.0.0/8,::1); trusting every client's X-Forwarded-For is not an option",
+    });
+    return z.NEVER;
+  }
+  return [...new Set(addresses)];
+});
+
+/** Milliseconds, a whole number within [min, max]. */
+function milliseconds(min: number, max: number, fallback: number) {
+  return z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(min, { error: `must be between ${min} and ${max}` })
+    .max(max, { error: `must be between ${min} and ${max}` })
+    .default(fallback);
+}
+
+/** Requests per minute per client address. */
+function perMinute(fallback: number) {
+  return z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .default(fallback);
+}
+
 const absolutePath = z
   .string()
   .min(1)
@@ -65,9 +154,9 @@ export const envSchema = z.object({
   SETTINGS_FILE: absolutePath.default(path.join(REPO_ROOT, 'config', 'settings.json')),
   REMOTES_FILE: absolutePath.default(path.join(REPO_ROOT, 'config', 'remotes.json')),
   SHELL_DIST: absolutePath.default(path.join(REPO_ROOT, 'shell', 'dist')),
+  /** Unset: the development origins in the development default, none elsewhere (see parseEnv). */
   TRUSTED_ORIGINS: z
     .string()
-    .default(DEFAULT_TRUSTED_ORIGINS)
     .transform((value, ctx) => {
       const origins: string[] = [];
       for (const item of value.split(',').map((part) => part.trim())) {
@@ -83,15 +172,26 @@ export const envSchema = z.object({
         origins.push(parsed.data);
       }
       return [...new Set(origins)];
-    }),
+    })
+    .optional(),
   API_AUDIENCE: z.string().trim().min(1, { error: 'must not be empty' }).default('api://default'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Requests per minute one client address may make to /api (a guard against floods, not against guessing). */
-  API_RATE_LIMIT: z.coerce
-    .number({ error: 'must be a number' })
-    .int({ error: 'must be a whole number' })
-    .min(1, { error: 'must be at least 1' })
-    .default(600),
+  API_RATE_LIMIT: perMinute(600),
+  /** New sign-in requests (GET/POST {issuer}/v1/authorize) per minute per address: each stores an interaction. */
+  AUTHORIZE_RATE_LIMIT: perMinute(60),
+  /** Token requests ({issuer}/v1/token: code exchanges and refreshes) per minute per address. */
+  TOKEN_RATE_LIMIT: perMinute(120),
+  /** Whose X-Forwarded-For/-Proto/-Host count (request.ip, per-address limits, log lines). Unset: nobody's. */
+  TRUST_PROXY: trustProxy.optional(),
+  /** The built-in mailbox (/dev/mailbox). Unset: on in the development default only. Never with https. */
+  DEV_MAILBOX: flag.optional(),
+  /** The demo accounts with the README's passwords. Unset: on in the development default only. Never with https. */
+  DEMO_ACCOUNTS: flag.optional(),
+  /** How long a client may take to send a whole request (headers and body); then 408 and the connection closes. */
+  REQUEST_TIMEOUT_MS: milliseconds(500, 300_000, 30_000),
+  /** After SIGTERM/SIGINT: how long in-flight requests may finish before connections are cut and the process exits. */
+  SHUTDOWN_TIMEOUT_MS: milliseconds(100, 300_000, 10_000),
   /**
    * 32-byte key (64 hex characters, or base64/base64url) that encrypts the authenticator-app secrets at rest.
    * Unset: one is generated once and kept in DATA_DIR (see src/factors/encryption-key.ts).
@@ -130,7 +230,17 @@ export const envSchema = z.object({
   MAIL_FROM: z.string().trim().min(3).default('My Profile <no-reply@localhost>'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+type ParsedEnv = z.infer<typeof envSchema>;
+
+/** The environment with the defaults that depend on PUBLIC_URL filled in. */
+export type Env = Omit<ParsedEnv, 'TRUSTED_ORIGINS' | 'TRUST_PROXY' | 'DEV_MAILBOX' | 'DEMO_ACCOUNTS'> & {
+  TRUSTED_ORIGINS: string[];
+  TRUST_PROXY: TrustProxy;
+  DEV_MAILBOX: boolean;
+  DEMO_ACCOUNTS: boolean;
+  /** PUBLIC_URL is http://localhost (any port): see isDevelopmentDefault. */
+  developmentDefault: boolean;
+};
 
 /** Settings whose value must never appear in a log or error message. */
 const SECRET_SETTINGS = new Set(['TOTP_ENCRYPTION_KEY', 'SMTP_URL']);
@@ -143,15 +253,53 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       .map((key) => [key, source[key] === '' ? undefined : source[key]])
       .filter(([, v]) => v !== undefined),
   );
-  const result = envSchema.safeParse(input);
-  if (!result.success) {
-    const lines = result.error.issues.map((issue) => {
-      const key = String(issue.path[0] ?? 'environment');
+  const refuse = (issues: { key: string; message: string }[]): never => {
+    const lines = issues.map(({ key, message }) => {
       // Secrets are named, never echoed.
       const shown = SECRET_SETTINGS.has(key) ? '(hidden)' : JSON.stringify(source[key] ?? '');
-      return `  ${key}=${shown}: ${issue.message}`;
+      return `  ${key}=${shown}: ${message}`;
     });
     throw new ConfigError(`Invalid environment setting:\n${lines.join('\n')}`);
+  };
+  const result = envSchema.safeParse(input);
+  if (!result.success) {
+    return refuse(
+      result.error.issues.map((issue) => ({
+        key: String(issue.path[0] ?? 'environment'),
+        message: issue.message,
+      })),
+    );
   }
-  return result.data;
+  const parsed = result.data;
+  const developmentDefault = isDevelopmentDefault(parsed.PUBLIC_URL);
+  const https = parsed.PUBLIC_URL.startsWith('https:');
+  const issues: { key: string; message: string }[] = [];
+  // Development surfaces hand out every user's codes and known passwords: never on a real (https) deployment.
+  for (const key of ['DEV_MAILBOX', 'DEMO_ACCOUNTS'] as const) {
+    if (https && parsed[key] === true) {
+      issues.push({ key, message: 'is a development surface and is refused when PUBLIC_URL is https' });
+    }
+  }
+  if (parsed.DEV_MAILBOX === true && parsed.SMTP_URL !== undefined) {
+    issues.push({
+      key: 'DEV_MAILBOX',
+      message: 'cannot be combined with SMTP_URL (email then goes through SMTP); unset one of them',
+    });
+  }
+  const insecure = https ? (parsed.TRUSTED_ORIGINS ?? []).filter((item) => item.startsWith('http:')) : [];
+  if (insecure.length > 0) {
+    issues.push({
+      key: 'TRUSTED_ORIGINS',
+      message: `must be https origins when PUBLIC_URL is https (refused: ${insecure.join(', ')})`,
+    });
+  }
+  if (issues.length > 0) refuse(issues);
+  return {
+    ...parsed,
+    TRUSTED_ORIGINS: parsed.TRUSTED_ORIGINS ?? (developmentDefault ? [...DEVELOPMENT_TRUSTED_ORIGINS] : []),
+    TRUST_PROXY: parsed.TRUST_PROXY ?? false,
+    DEV_MAILBOX: parsed.DEV_MAILBOX ?? developmentDefault,
+    DEMO_ACCOUNTS: parsed.DEMO_ACCOUNTS ?? developmentDefault,
+    developmentDefault,
+  };
 }

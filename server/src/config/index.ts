@@ -30,6 +30,10 @@ export interface AppConfig extends Env {
   /** PUBLIC_URL plus TRUSTED_ORIGINS: the only origins allowed by CORS and as sign-in redirect targets. */
   allowedOrigins: string[];
   secureCookies: boolean;
+  /** The built-in mailbox serves /dev/mailbox and keeps the email: DEV_MAILBOX, embedded mode, no SMTP_URL. */
+  devMailbox: boolean;
+  /** The demo accounts are seeded (once per data folder): DEMO_ACCOUNTS in embedded mode. */
+  demoAccounts: boolean;
 }
 
 function readJsonFile<T extends z.ZodType>(setting: string, file: string, schema: T): z.output<T> {
@@ -96,6 +100,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = parseEnv(source);
   const settings = readJsonFile('SETTINGS_FILE', env.SETTINGS_FILE, settingsSchema);
   const remotes = readJsonFile('REMOTES_FILE', env.REMOTES_FILE, remotesConfigSchema);
+  const embedded =
+    new URL(settings.Domain).origin === env.PUBLIC_URL && new URL(settings.Domain).pathname === '/';
+  // Asked for explicitly, but Okta mode has neither: say so rather than ignore the setting.
+  for (const key of ['DEV_MAILBOX', 'DEMO_ACCOUNTS'] as const) {
+    if (!embedded && /^\s*(true|1|yes|on)\s*$/i.test(source[key] ?? '')) {
+      throw new ConfigError(
+        `${key}=true needs the embedded provider (SETTINGS_FILE's Domain is another origin: Okta mode)`,
+      );
+    }
+  }
   return {
     ...env,
     settings,
@@ -103,10 +117,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     currentRemotes: liveJsonFile('REMOTES_FILE', env.REMOTES_FILE, remotesConfigSchema, remotes, (message) =>
       process.stderr.write(`${message}\n`),
     ),
-    embedded: new URL(settings.Domain).origin === env.PUBLIC_URL && new URL(settings.Domain).pathname === '/',
+    embedded,
     issuer: issuerOf(settings),
     oidcMountPath: ISSUER_PATH,
     allowedOrigins: [...new Set([env.PUBLIC_URL, ...env.TRUSTED_ORIGINS])],
     secureCookies: env.PUBLIC_URL.startsWith('https:'),
+    devMailbox: env.DEV_MAILBOX && embedded && env.SMTP_URL === undefined,
+    demoAccounts: env.DEMO_ACCOUNTS && embedded,
   };
 }

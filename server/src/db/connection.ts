@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrate.js';
@@ -8,23 +8,60 @@ export type Db = Database.Database;
 export const DB_FILE_NAME = 'portal.sqlite';
 
 /**
+ * How long a connection waits for another process's write lock at start-up (migrations, one-off seeding) and in
+ * the directory CLI: nothing is being served then, so waiting is better than failing.
+ */
+export const STARTUP_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * How long the server waits for another process's write lock once it serves. better-sqlite3 is synchronous, so
+ * the wait blocks the event loop: it stays short, and past it the write fails with SQLITE_BUSY, answered 503 with
+ * Retry-After (plugins/errors.ts). Long enough for a directory CLI insert (a few ms, one fsync) to finish.
+ */
+export const SERVING_BUSY_TIMEOUT_MS = 200;
+
+export interface OpenOptions {
+  /** busy_timeout of this connection (default STARTUP_BUSY_TIMEOUT_MS). */
+  busyTimeoutMs?: number;
+}
+
+/**
  * Opens (and migrates) the portal's SQLite file in `dataDir`. The directory CLI opens the same file while the
  * server runs: WAL lets one writer and many readers share it, and busy_timeout makes a concurrent writer wait
- * instead of failing.
+ * instead of failing at once. The server shortens the wait once it is ready (useServingBusyTimeout).
  */
-export function openDatabase(dataDir: string): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(path.join(dataDir, DB_FILE_NAME));
-  db.pragma('journal_mode = WAL');
-  // FULL: a commit is on disk before better-sqlite3 returns, so no acknowledged write is lost on power failure.
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+export function openDatabase(
+  dataDir: string,
+  { busyTimeoutMs = STARTUP_BUSY_TIMEOUT_MS }: OpenOptions = {},
+): Db {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = path.join(dataDir, DB_FILE_NAME);
+  createPrivateFile(file);
+  const db = new Database(file);
   try {
+    db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+    db.pragma('journal_mode = WAL');
+    // FULL: a commit is on disk before better-sqlite3 returns, so no acknowledged write is lost on power failure.
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
     migrate(db);
   } catch (error) {
     db.close();
     throw error;
   }
   return db;
+}
+
+/** The server's connection from the moment it serves: a locked database fails fast instead of freezing requests. */
+export function useServingBusyTimeout(db: Db): void {
+  db.pragma(`busy_timeout = ${SERVING_BUSY_TIMEOUT_MS}`);
+}
+
+/** Creates an empty file with mode 0600 unless it exists. SQLite gives its -wal and -shm files the database's mode. */
+function createPrivateFile(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }

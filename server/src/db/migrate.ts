@@ -6,17 +6,21 @@ const versionOf = (db: Database.Database) => db.pragma('user_version', { simple:
 /**
  * Applies the migrations the file has not seen yet, each in its own transaction. The schema version is
  * SQLite's PRAGMA user_version: migration N (1-based) brings it to N. A file newer than this code is refused
- * rather than guessed at.
+ * rather than guessed at. A file that is already current is only read: no write lock, so a CLI start never
+ * waits for (or holds up) a running server.
  */
 export function migrate(db: Database.Database): number {
-  if (versionOf(db) > migrations.length) {
+  const current = versionOf(db);
+  if (current > migrations.length) {
     throw new Error(
-      `The database schema is version ${versionOf(db)}, newer than this server knows (${migrations.length}). ` +
+      `The database schema is version ${current}, newer than this server knows (${migrations.length}). ` +
         'Run a newer server or restore a backup.',
     );
   }
+  if (current === migrations.length) return migrations.length;
   migrations.forEach((migration, index) => {
     const version = index + 1;
+    if (version <= current) return;
     // BEGIN IMMEDIATE takes the write lock before the version is read again, so a server and the directory
     // CLI opening a new file at the same moment never both apply a migration.
     db.transaction(() => {

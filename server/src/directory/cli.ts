@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { isCountryCode } from 'shared-auth/contract';
 import { z } from 'zod';
 import { parseEnv } from '../config/env.js';
-import { openDatabase } from '../db/connection.js';
+import { openDatabase, STARTUP_BUSY_TIMEOUT_MS } from '../db/connection.js';
 import { Directory, DuplicateEmailError } from './directory.js';
 
 const USAGE = `Usage:
@@ -56,7 +56,8 @@ export async function runCli(argv: string[]): Promise<number> {
     return 2;
   }
   const env = parseEnv({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) });
-  const db = openDatabase(env.DATA_DIR);
+  // A process of its own: it may wait for the server's write lock longer than the server waits for it.
+  const db = openDatabase(env.DATA_DIR, { busyTimeoutMs: STARTUP_BUSY_TIMEOUT_MS });
   try {
     const user = await new Directory(db).createUser({
       email: parsed.data.email,

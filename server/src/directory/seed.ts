@@ -1,3 +1,4 @@
+import type { Db } from '../db/connection.js';
 import type { Directory, User } from './directory.js';
 
 /** The embedded default's demo accounts (README and start-up banner list them). */
@@ -22,11 +23,33 @@ export const DEMO_ACCOUNTS = [
   },
 ] as const;
 
-/** Creates the demo accounts that are missing; existing ones (and their edits) are left alone. */
-export async function seedDemoAccounts(directory: Directory): Promise<User[]> {
+/** The `meta` row that remembers this data folder got its demo accounts. */
+export const DEMO_SEEDED_KEY = 'demo_accounts_seeded';
+
+/**
+ * Creates the demo accounts once per data folder. Remembered in `meta` (when `db` is given, as the server does),
+ * so a demo account someone deleted stays deleted. A folder seeded before that row existed counts as seeded when
+ * either demo email is there.
+ */
+export async function seedDemoAccounts(directory: Directory, db?: Db, now = Date.now): Promise<User[]> {
+  if (db?.prepare('SELECT 1 FROM meta WHERE key = ?').get(DEMO_SEEDED_KEY) !== undefined) return [];
   const created: User[] = [];
-  for (const { description: _description, ...account } of DEMO_ACCOUNTS) {
-    if (!directory.findByEmail(account.email)) created.push(await directory.createUser(account));
+  const seededBefore = DEMO_ACCOUNTS.some((account) => directory.findByEmail(account.email) !== undefined);
+  if (!seededBefore) {
+    for (const { description: _description, ...account } of DEMO_ACCOUNTS) {
+      created.push(await directory.createUser(account));
+    }
   }
+  db?.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(
+    DEMO_SEEDED_KEY,
+    new Date(now()).toISOString(),
+  );
   return created;
+}
+
+/** The demo accounts this data folder still has (the banner lists these). */
+export function existingDemoAccounts(directory: Directory): { email: string }[] {
+  return DEMO_ACCOUNTS.filter((account) => directory.findByEmail(account.email) !== undefined).map(
+    ({ email }) => ({ email }),
+  );
 }

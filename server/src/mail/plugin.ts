@@ -27,15 +27,16 @@ function mailboxPage(mailbox: Mailbox): string {
   return page(
     'Mailbox · My Profile',
     `<h1>Mailbox</h1>
-<p class="muted">Email the portal sent (embedded default only; newest first). As JSON: <a href="/dev/mailbox/messages">/dev/mailbox/messages</a>. <a href="/dev/mailbox">Refresh</a></p>
+<p class="muted">Email the portal sent (development only: never with an https PUBLIC_URL; newest first). As JSON: <a href="/dev/mailbox/messages">/dev/mailbox/messages</a>. <a href="/dev/mailbox">Refresh</a></p>
 ${messages.length === 0 ? '<p>No messages yet.</p>' : items}`,
     '<style>main{max-width:48rem}article{border-top:1px solid #d9d9d9;padding-top:.5rem}h2{font-size:1.1rem;margin:.5rem 0 0}pre{white-space:pre-wrap;font:inherit;background:#fafafa;padding:.5rem;border-radius:4px}</style>',
   );
 }
 
 /**
- * The mail transport: SMTP when SMTP_URL is set; otherwise, in the embedded default, the built-in mailbox
- * with its pages at /dev/mailbox; otherwise (Okta mode without SMTP) none, and email codes are refused.
+ * The mail transport: SMTP when SMTP_URL is set; otherwise the built-in mailbox with its pages at /dev/mailbox,
+ * where it may exist (config.devMailbox: the development default or DEV_MAILBOX=true, embedded mode, never with
+ * https): it shows every user's codes to anyone. Otherwise none, and email codes are refused.
  */
 export default fp(
   async function mailPlugin(app: FastifyInstance) {
@@ -44,7 +45,7 @@ export default fp(
     if (config.SMTP_URL) {
       mailer = smtpMailer(config.SMTP_URL, config.MAIL_FROM);
       app.log.info({ host: new URL(config.SMTP_URL).host }, 'email: sent through SMTP');
-    } else if (config.embedded) {
+    } else if (config.devMailbox) {
       const mailbox = new Mailbox(app.db, app.now);
       mailer = mailbox;
       app.get('/dev/mailbox', async (_request, reply) =>

@@ -3,13 +3,16 @@ import fp from 'fastify-plugin';
 import { Directory } from '../directory/directory.js';
 import { seedDemoAccounts } from '../directory/seed.js';
 
-/** The user store; in embedded mode the demo accounts are created on first start. */
+/**
+ * The user store. The demo accounts are seeded once per data folder, only where they may exist: the development
+ * default or an explicit DEMO_ACCOUNTS=true (never with https; see config/env.ts).
+ */
 export default fp(
   async function directoryPlugin(app: FastifyInstance) {
     const directory = new Directory(app.db);
     app.decorate('directory', directory);
-    if (app.config.embedded) {
-      const created = await seedDemoAccounts(directory);
+    if (app.config.demoAccounts) {
+      const created = await seedDemoAccounts(directory, app.db, app.now);
       if (created.length > 0)
         app.log.info({ users: created.map((user) => user.email) }, 'demo accounts created');
     }

@@ -1,7 +1,16 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isStorageUnavailableError } from '../db/errors.js';
 import { HttpError } from '../http/errors.js';
+
+/**
+ * The answer when the database cannot take a write right now (another process holds the lock, disk full,
+ * read-only, I/O error): the same for every request, so it says nothing about what was asked or guessed.
+ */
+export const STORAGE_UNAVAILABLE_MESSAGE =
+  'The service cannot store data right now (its database is busy or unavailable). Try again in a few seconds.';
+export const STORAGE_RETRY_AFTER_SECONDS = 2;
 
 const GENERIC_ZOD_MESSAGE = /^(Invalid|Too (big|small)|Expected|Unrecognized)/;
 
@@ -14,6 +23,15 @@ export default fp(
           .code(error.statusCode)
           .headers(error.headers)
           .send(error.code ? { error: error.message, code: error.code } : { error: error.message });
+      }
+      // (Cast: the guard would narrow a FastifyError, which also has a string code, to `never` below.)
+      if (isStorageUnavailableError(error as unknown)) {
+        request.log.warn({ code: error.code }, 'storage unavailable: answered 503');
+        return reply
+          .code(503)
+          .header('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS))
+          .header('Cache-Control', 'no-store')
+          .send({ error: STORAGE_UNAVAILABLE_MESSAGE });
       }
       if (hasZodFastifySchemaValidationErrors(error)) {
         const issue = error.validation[0];

@@ -5,6 +5,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { remotesConfigSchema } from 'shared-auth/contract';
+import type { Db } from '../db/connection.js';
+import { isStorageUnavailableError } from '../db/errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -14,13 +16,42 @@ const NO_CACHE = 'no-cache';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 // Paths that are never the shell's: the SPA fallback must not answer them with index.html.
-const NOT_SHELL = /^\/(api|oauth2|flags|dev)(\/|$)|^\/remotes\.json$|^\/healthz$/;
+const NOT_SHELL = /^\/(api|oauth2|flags|dev)(\/|$)|^\/remotes\.json$|^\/(healthz|readyz)$/;
 
 export const SHELL_NOT_BUILT =
   "The portal's web app is not built yet. Run `pnpm build` (it builds the shell), then restart the server.";
 
 export function cacheControlFor(filePath: string): string {
   return HASHED_ASSET.test(path.basename(filePath)) ? IMMUTABLE : NO_CACHE;
+}
+
+/** How long one readiness result is reused: a flood of probes costs at most one database write a second. */
+export const READINESS_REUSE_MS = 1000;
+
+const STORAGE_PROBLEMS: [RegExp, string][] = [
+  [/^SQLITE_(BUSY|LOCKED)/, 'another process holds its write lock'],
+  [/^SQLITE_FULL/, 'the disk is full'],
+  [/^SQLITE_(READONLY|CANTOPEN)/, 'the database or its folder is read-only'],
+  [/^SQLITE_IOERR/, 'a disk I/O error happened'],
+];
+
+type Readiness = { ready: true } | { ready: false; error: string };
+
+/** Proves the database takes a write: one row of `meta`, in a write transaction (BEGIN IMMEDIATE). */
+function probeWrite(db: Db, now: number): Readiness {
+  try {
+    db.transaction(() => {
+      db.prepare(
+        `INSERT INTO meta (key, value) VALUES ('readiness_probe', ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      ).run(new Date(now).toISOString());
+    }).immediate();
+    return { ready: true };
+  } catch (error) {
+    if (!isStorageUnavailableError(error)) throw error;
+    const reason = STORAGE_PROBLEMS.find(([code]) => code.test(error.code))?.[1] ?? 'it is unavailable';
+    return { ready: false, error: `The database cannot be written: ${reason} (${error.code}).` };
+  }
 }
 
 /** The shell's static build, its SPA fallback, flag images, the runtime remotes file, and the health check. */
@@ -61,10 +92,24 @@ export default fp(
       return remotesConfigSchema.parse(config.currentRemotes());
     });
 
+    // Liveness: the process answers. Cheap, and no database write (a busy database is not a dead process).
     app.get('/healthz', async (_request, reply) => {
       app.db.prepare('SELECT 1').get();
       reply.header('Cache-Control', 'no-store');
       return { status: 'ok', mode: config.embedded ? 'embedded' : 'okta' };
+    });
+
+    // Readiness: the database takes a write now. One result serves every probe of the next second.
+    let lastProbe: { at: number; result: Readiness } | undefined;
+    app.get('/readyz', async (_request, reply) => {
+      const now = app.now();
+      if (!lastProbe || now - lastProbe.at >= READINESS_REUSE_MS || now < lastProbe.at) {
+        lastProbe = { at: now, result: probeWrite(app.db, now) };
+      }
+      reply.header('Cache-Control', 'no-store');
+      const { result } = lastProbe;
+      if (result.ready) return { status: 'ready' };
+      return reply.code(503).header('Retry-After', '1').send({ error: result.error });
     });
 
     app.setNotFoundHandler(async (request, reply) => {

@@ -1,0 +1,193 @@
+/**
+ * The embedded provider's edge: what every request under the issuer path goes through before oidc-provider
+ * (mounted with middie) sees it.
+ *
+ * - The provider builds every absolute URL it sends (discovery's jwks_uri, token endpoint, issuer-relative
+ *   redirects) from the request's Host / X-Forwarded-Host / X-Forwarded-Proto (Koa's ctx.href). Those are the
+ *   client's to choose, so they are pinned to PUBLIC_URL here, and X-Forwarded-For is replaced by the address
+ *   Fastify trusts (TRUST_PROXY). oidc-provider 8.8.1 builds discovery per request and keeps no copy of it, so
+ *   with the host pinned its answer is the same whatever a client sends, and no cache can store a poisoned one.
+ * - New authorization requests and token requests are limited per client address (AUTHORIZE_RATE_LIMIT,
+ *   TOKEN_RATE_LIMIT): each authorization request stores an interaction for 15 minutes.
+ * - `state` and `nonce` are stored with the interaction: longer than MAX_STATE_LENGTH, the request is refused
+ *   (400 invalid_request) before the provider stores anything; so is an authorization request whose parameters
+ *   are longer than MAX_AUTHORIZE_PARAMS_LENGTH in all.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppConfig } from '../config/index.js';
+import { escapeHtml, page } from './html.js';
+import { providerCors } from './okta-compat.js';
+import { OKTA_ROUTES } from './provider.js';
+
+/** Longest `state` or `nonce` accepted (okta-auth-js sends 64 characters). */
+export const MAX_STATE_LENGTH = 512;
+/** Longest authorization request, all parameters together (query string or form body), in characters. */
+export const MAX_AUTHORIZE_PARAMS_LENGTH = 4096;
+
+const WINDOW_MS = 60_000;
+
+type Next = (error?: unknown) => void;
+/** middie hands middleware the raw request, with Fastify's `ip` (which honours TRUST_PROXY) copied onto it. */
+type EdgeRequest = IncomingMessage & { ip?: string; body?: unknown };
+
+/**
+ * Requests per address in fixed one-minute windows, in memory. Entries of past windows are swept at most once a
+ * window, so the map holds only the addresses seen in about the last two minutes.
+ */
+export class AddressLimiter {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private sweptAt = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly now: () => number,
+    private readonly windowMs = WINDOW_MS,
+  ) {}
+
+  /** Counts one request of `address`; returns the seconds to wait when it is over the limit, else 0. */
+  hit(address: string): number {
+    const now = this.now();
+    if (now - this.sweptAt >= this.windowMs) {
+      for (const [key, entry] of this.windows) if (entry.resetAt <= now) this.windows.delete(key);
+      this.sweptAt = now;
+    }
+    let entry = this.windows.get(address);
+    if (!entry || entry.resetAt <= now) {
+      entry = { count: 0, resetAt: now + this.windowMs };
+      this.windows.set(address, entry);
+    }
+    entry.count += 1;
+    return entry.count > this.limit ? Math.max(1, Math.ceil((entry.resetAt - now) / 1000)) : 0;
+  }
+}
+
+/** Makes the request look as if it came straight to PUBLIC_URL, from the address Fastify trusts. */
+function pinToPublicUrl(req: EdgeRequest, publicUrl: URL): void {
+  req.headers.host = publicUrl.host;
+  delete req.headers['x-forwarded-host'];
+  delete req.headers.forwarded;
+  req.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
+  if (req.ip) req.headers['x-forwarded-for'] = req.ip;
+  else delete req.headers['x-forwarded-for'];
+}
+
+function sendHtml(res: ServerResponse, status: number, title: string, message: string): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(page(title, `<h1>${escapeHtml(title)}</h1>\n<p role="alert">${escapeHtml(message)}</p>`));
+}
+
+/** The body, or undefined when it is longer than `limit` (the rest is then left unread). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Why these authorization parameters are refused, or undefined when they are acceptable. */
+export function authorizeParamsProblem(params: URLSearchParams, rawLength: number): string | undefined {
+  if (rawLength > MAX_AUTHORIZE_PARAMS_LENGTH) {
+    return `The sign-in request is too long (over ${MAX_AUTHORIZE_PARAMS_LENGTH} characters).`;
+  }
+  for (const name of ['state', 'nonce']) {
+    if (params.getAll(name).some((value) => value.length > MAX_STATE_LENGTH)) {
+      return `The sign-in request's ${name} is longer than ${MAX_STATE_LENGTH} characters.`;
+    }
+  }
+  return undefined;
+}
+
+/** The middleware, for `app.use(config.oidcMountPath, …)` before the provider's own. */
+export function providerEdge(config: AppConfig, now: () => number) {
+  const publicUrl = new URL(config.PUBLIC_URL);
+  const cors = providerCors(config.allowedOrigins);
+  const authorizeLimiter = new AddressLimiter(config.AUTHORIZE_RATE_LIMIT, now);
+  const tokenLimiter = new AddressLimiter(config.TOKEN_RATE_LIMIT, now);
+
+  const invalidRequest = (res: ServerResponse, problem: string) => {
+    // A body may be left unread: do not keep the connection for another request.
+    res.setHeader('Connection', 'close');
+    sendHtml(res, 400, 'Sign-in problem', `invalid_request: ${problem}`);
+  };
+
+  async function guardAuthorize(req: EdgeRequest, res: ServerResponse, next: Next): Promise<void> {
+    const retryAfter = authorizeLimiter.hit(req.ip ?? '');
+    if (retryAfter > 0) {
+      res.setHeader('Retry-After', String(retryAfter));
+      sendHtml(
+        res,
+        429,
+        'Too many sign-in requests',
+        `Too many sign-in requests from your network. Try again in ${retryAfter} seconds.`,
+      );
+      return;
+    }
+    const url = req.url ?? '/';
+    const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+    let problem = authorizeParamsProblem(new URLSearchParams(query), query.length);
+    if (!problem && req.method === 'POST') {
+      const body = await readBody(req, MAX_AUTHORIZE_PARAMS_LENGTH);
+      if (body === undefined) {
+        problem = authorizeParamsProblem(new URLSearchParams(), MAX_AUTHORIZE_PARAMS_LENGTH + 1);
+      } else {
+        problem = authorizeParamsProblem(new URLSearchParams(body.toString('utf8')), body.length);
+        // The stream is consumed: oidc-provider reads an already-read body from req.body.
+        req.body = body;
+      }
+    }
+    if (problem) return invalidRequest(res, problem);
+    next();
+  }
+
+  function guardToken(req: EdgeRequest, res: ServerResponse, next: Next): void {
+    const retryAfter = tokenLimiter.hit(req.ip ?? '');
+    if (retryAfter === 0) return next();
+    // The SPA reads this answer cross-origin: it gets the provider's CORS headers like any other token answer.
+    cors(req, res, () => {
+      const description = `Too many token requests from this address. Try again in ${retryAfter} seconds.`;
+      res.statusCode = 429;
+      res.setHeader('Retry-After', String(retryAfter));
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-store');
+      // OAuth's error shape (what okta-auth-js reads first) and Okta's rate-limit error (E0000047).
+      res.end(
+        JSON.stringify({
+          error: 'temporarily_unavailable',
+          error_description: description,
+          errorCode: 'E0000047',
+          errorSummary: 'API call exceeded rate limit due to too many requests.',
+          errorLink: 'E0000047',
+          errorId: `oae${randomUUID().replace(/-/g, '').slice(0, 19)}`,
+          errorCauses: [],
+        }),
+      );
+    });
+  }
+
+  return function providerEdgeMiddleware(req: EdgeRequest, res: ServerResponse, next: Next): void {
+    pinToPublicUrl(req, publicUrl);
+    // middie strips the mount path from req.url.
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === OKTA_ROUTES.authorization && (req.method === 'GET' || req.method === 'POST')) {
+      guardAuthorize(req, res, next).catch(next);
+      return;
+    }
+    if (path === OKTA_ROUTES.token && req.method === 'POST') return guardToken(req, res, next);
+    next();
+  };
+}
