@@ -5,6 +5,7 @@ import {
   ALICE,
   mintAccessToken,
   PORTAL,
+  sessionClaimsOf,
   parseTwice,
   SAM,
   startApp,
@@ -248,6 +249,26 @@ describe('bearer token checks on /api', () => {
       () => mintAccessToken(t.app, alice.sub, { flaw: 'unsigned' }),
       'The access token uses a signing algorithm that is not allowed',
     ],
+    [
+      "a token of another application of the same provider (Okta's default audience is shared)",
+      () => mintAccessToken(t.app, alice.sub, { flaw: 'other-client', claims: sessionClaimsOf(alice.token) }),
+      'The access token was issued to another application',
+    ],
+    [
+      'a token without the openid scope',
+      () => mintAccessToken(t.app, alice.sub, { flaw: 'no-scope', claims: sessionClaimsOf(alice.token) }),
+      'The access token lacks the openid scope',
+    ],
+    [
+      'a well-signed token that names no live sign-in session',
+      () => mintAccessToken(t.app, alice.sub),
+      'The sign-in session of this access token has ended; sign in again',
+    ],
+    [
+      "a well-signed token naming another account's session",
+      () => mintAccessToken(t.app, alice.sub, { claims: sessionClaimsOf(sam.token) }),
+      'The sign-in session of this access token has ended; sign in again',
+    ],
   ])('answers 401 for %s', async (_name, make, message) => {
     const response = await t.app.inject({ url: url(), headers: bearer(await make()) });
     expect(response.statusCode).toBe(401);
@@ -255,19 +276,27 @@ describe('bearer token checks on /api', () => {
     expect(response.json()).toEqual({ error: message });
   });
 
-  it('accepts a well-formed token signed by the provider key (the minting helper is sound)', async () => {
+  it('accepts a well-formed token signed by the provider key, of a live session (the minting helper is sound)', async () => {
     const response = await t.app.inject({
       url: url(),
-      headers: bearer(await mintAccessToken(t.app, alice.sub)),
+      headers: bearer(await mintAccessToken(t.app, alice.sub, { claims: sessionClaimsOf(alice.token) })),
     });
     expect(response.statusCode).toBe(200);
   });
 
-  it('answers 401 for a valid token of a user who is not in the directory', async () => {
-    const token = await mintAccessToken(t.app, '00uNoSuchUser000000');
+  it('answers 401 for a valid token of a user who is no longer in the directory', async () => {
+    const gone = await t.app.directory.createUser({
+      email: 'leaving@example.org',
+      password: 'Leaving-Soon-42',
+      givenName: 'Lee',
+      familyName: 'Ving',
+      country: 'GB',
+    });
+    const tokens = await tokensFor(t.app, { email: gone.email, password: 'Leaving-Soon-42' });
+    t.app.db.prepare('DELETE FROM users WHERE id = ?').run(gone.id);
     const response = await t.app.inject({
-      url: '/api/profile/00uNoSuchUser000000/isfederated',
-      headers: bearer(token),
+      url: `/api/profile/${gone.id}/isfederated`,
+      headers: bearer(tokens.access_token),
     });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ error: 'The signed-in user no longer exists' });

@@ -149,6 +149,18 @@ export async function follow(
   throw new Error('too many redirects');
 }
 
+/** The hidden fields of a page's form (the sign-in pages' CSRF token), as a browser would post them back. */
+export function hiddenFields(html: string): Record<string, string> {
+  const unescape = (value: string) =>
+    value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((match) => [
+      unescape(match[1] ?? ''),
+      unescape(match[2] ?? ''),
+    ]),
+  );
+}
+
 export interface SignInResult {
   /** The final redirect to the client (redirect_uri with code and state). */
   callback: URL;
@@ -182,7 +194,7 @@ export async function signIn(
     method: 'POST',
     url: action,
     headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(credentials).toString(),
+    payload: new URLSearchParams({ ...hiddenFields(page.body), ...credentials }).toString(),
   });
   const done = await follow(app, jar, submitted);
   const location = done.headers.location;
@@ -255,7 +267,14 @@ export function subOf(token: string): string {
 
 /** How a minted access token differs from a good one. */
 export type TokenFlaw =
-  'expired' | 'wrong-signature' | 'wrong-issuer' | 'wrong-audience' | 'symmetric-alg' | 'unsigned';
+  | 'expired'
+  | 'wrong-signature'
+  | 'wrong-issuer'
+  | 'wrong-audience'
+  | 'symmetric-alg'
+  | 'unsigned'
+  | 'other-client'
+  | 'no-scope';
 
 let throwawayKey: Promise<CryptoKey> | undefined;
 
@@ -271,11 +290,20 @@ export interface MintOptions {
   flaw?: TokenFlaw;
 }
 
+/** The claims that tie an access token to its sign-in session (`sid`) and grant (`gid`). */
+export function sessionClaimsOf(accessToken: string): { sid: string; gid: string } {
+  const { sid, gid } = decodeJwt(accessToken);
+  if (typeof sid !== 'string' || typeof gid !== 'string') throw new Error('token without sid/gid');
+  return { sid, gid };
+}
+
 /**
  * An access token shaped like the embedded provider's (RS256, the `kid` of its key, its issuer, `API_AUDIENCE`,
- * `sub` = `uid`, scopes, 10 minutes), signed with the provider's real key, so the API accepts it. A `flaw`
- * changes exactly one thing: valid but expired a minute ago, signed by a key the server does not know (under the
- * real `kid`), another issuer, another audience, HS256, or no signature at all (alg none).
+ * `sub` = `uid`, the portal's client, scopes, 10 minutes), signed with the provider's real key. The API accepts
+ * it only with the `sid` and `gid` of a live sign-in session (pass `claims: sessionClaimsOf(realToken)`). A
+ * `flaw` changes exactly one thing: valid but expired a minute ago, signed by a key the server does not know
+ * (under the real `kid`), another issuer, another audience, HS256, no signature at all (alg none), issued to
+ * another application of the same provider, or without the required scope.
  */
 export async function mintAccessToken(
   app: FastifyInstance,
@@ -285,11 +313,12 @@ export async function mintAccessToken(
   const keys = app.signingKeys;
   if (!keys) throw new Error('mintAccessToken needs the embedded provider (its signing key)');
   const now = Math.floor(Date.now() / 1000);
+  const scopes = flaw === 'no-scope' ? 'profile email' : SCOPES;
   const jwt = new SignJWT({
     uid: sub,
-    scope: SCOPES,
-    scp: SCOPES.split(' '),
-    client_id: CLIENT_ID,
+    scope: scopes,
+    scp: scopes.split(' '),
+    client_id: flaw === 'other-client' ? 'another-app-of-the-org' : CLIENT_ID,
     jti: randomBytes(12).toString('base64url'),
     ...claims,
   })

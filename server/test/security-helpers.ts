@@ -7,6 +7,7 @@ import {
   CookieJar,
   exchangeCode,
   follow,
+  hiddenFields,
   parseTwice,
   pkcePair,
   startApp,
@@ -71,6 +72,16 @@ async function submitForm(
   });
 }
 
+/** Posts a page's form as a browser would: its hidden fields (the CSRF token) and the given ones. */
+function submitPage(
+  app: FastifyInstance,
+  jar: CookieJar,
+  page: LightMyRequestResponse,
+  fields: Record<string, string>,
+): Promise<LightMyRequestResponse> {
+  return submitForm(app, jar, formAction(page.body), { ...hiddenFields(page.body), ...fields });
+}
+
 export function formAction(html: string): string {
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
   if (!action) throw new Error(`no form on the page: ${html.slice(0, 300)}`);
@@ -85,7 +96,7 @@ export async function signInSession(
   app: FastifyInstance,
   account: { user: User; password: string },
   secondStep?: (page: LightMyRequestResponse) => Promise<Record<string, string>> | Record<string, string>,
-): Promise<Session & { tokens: Tokens }> {
+): Promise<Session & { tokens: Tokens; jar: CookieJar }> {
   const jar = new CookieJar();
   const { verifier, challenge } = pkcePair();
   const first = await follow(
@@ -96,7 +107,7 @@ export async function signInSession(
   let response = await follow(
     app,
     jar,
-    await submitForm(app, jar, formAction(first.body), {
+    await submitPage(app, jar, first, {
       email: account.user.email,
       password: account.password,
     }),
@@ -106,13 +117,13 @@ export async function signInSession(
     if (!secondStep)
       throw new Error(`expected a redirect, got ${response.statusCode}: ${response.body.slice(0, 300)}`);
     const fields = await secondStep(response);
-    response = await follow(app, jar, await submitForm(app, jar, formAction(response.body), fields));
+    response = await follow(app, jar, await submitPage(app, jar, response, fields));
   }
   const location = response.headers.location;
   if (typeof location !== 'string') throw new Error(`sign-in did not finish: ${response.statusCode}`);
   const tokens = await exchangeCode(app, { callback: new URL(location), jar, verifier });
   const { sid } = decodeJwt(tokens.access_token) as { sid?: string };
-  return { ...account, token: tokens.access_token, sid: sid ?? '', tokens };
+  return { ...account, token: tokens.access_token, sid: sid ?? '', tokens, jar };
 }
 
 export interface CallOptions {
@@ -140,12 +151,12 @@ export async function call(
   return { status: response.statusCode, data: data as Record<string, unknown>, response };
 }
 
-/** The newest mailbox message to this address, and the 6-digit code in it. */
+/** The newest code mailed to this address (notices about the account go to the same mailbox). */
 export async function lastCodeFor(app: FastifyInstance, email: string): Promise<string> {
   const response = await app.inject('/dev/mailbox/messages');
   const messages = response.json<{ to: string; text: string }[]>();
-  const message = messages.find((entry) => entry.to === email);
-  const code = message && /\b(\d{6})\b/.exec(message.text)?.[1];
+  const message = messages.find((entry) => entry.to === email && /verification code is \d{6}/.test(entry.text));
+  const code = message && /verification code is (\d{6})\b/.exec(message.text)?.[1];
   if (!code) throw new Error(`no code mailed to ${email}`);
   return code;
 }

@@ -12,7 +12,13 @@ export interface AccessTokenClaims extends JWTPayload {
   uid?: string;
   scope?: string;
   scp?: string[];
+  /** The sign-in session (embedded provider: the session's uid). */
   sid?: string;
+  /** The grant the token was issued under (embedded provider). */
+  gid?: string;
+  /** The client the token was issued to: `cid` at Okta, `client_id` at the embedded provider. */
+  cid?: string;
+  client_id?: string;
   [claim: string]: unknown;
 }
 
@@ -28,6 +34,27 @@ export class InvalidTokenError extends Error {
 
 export interface TokenVerifier {
   verify(token: string): Promise<VerifiedToken>;
+}
+
+/** What an access token must be besides well signed: for this portal's client, with the scope the API needs. */
+export interface TokenPolicy {
+  /** The portal's ClientId and any explicitly allowed other clients (`cid` / `client_id`). */
+  clientIds: readonly string[];
+  /** A scope every token must carry (in `scp` or `scope`). */
+  requiredScope: string;
+  /**
+   * Whether the token's sign-in session still lives (not signed out, revoked or ended by a password or factor
+   * change). Asked on every call, after the cache: a remembered signature never answers for a dead session.
+   */
+  isAlive?: (token: VerifiedToken) => boolean;
+}
+
+/** The answer when the token's session has ended: 401, like any other token that is no longer valid. */
+export const SESSION_ENDED_MESSAGE = 'The sign-in session of this access token has ended; sign in again';
+
+function scopesOf(claims: AccessTokenClaims): string[] {
+  if (Array.isArray(claims.scp)) return claims.scp.filter((scope) => typeof scope === 'string');
+  return typeof claims.scope === 'string' ? claims.scope.split(' ') : [];
 }
 
 type KeySource = ReturnType<typeof createLocalJWKSet> | ReturnType<typeof createRemoteJWKSet>;
@@ -56,6 +83,7 @@ function makeVerifier(
   keys: KeySource,
   issuer: string,
   audience: string,
+  policy: TokenPolicy,
   now: () => number = Date.now,
 ): TokenVerifier {
   // A token's signature and claims never change, so each is verified once and remembered until it expires.
@@ -78,15 +106,28 @@ function makeVerifier(
     }
     const userId = typeof claims.uid === 'string' && claims.uid !== '' ? claims.uid : claims.sub;
     if (!userId) throw new InvalidTokenError('The access token names no user');
+    // Another application of the same authorization server gets tokens with the same audience.
+    const client = claims.cid ?? claims.client_id;
+    if (typeof client !== 'string' || !policy.clientIds.includes(client)) {
+      throw new InvalidTokenError('The access token was issued to another application');
+    }
+    if (!scopesOf(claims).includes(policy.requiredScope)) {
+      throw new InvalidTokenError(`The access token lacks the ${policy.requiredScope} scope`);
+    }
     return { userId, claims };
   }
+
+  const alive = (result: VerifiedToken): VerifiedToken => {
+    if (policy.isAlive && !policy.isAlive(result)) throw new InvalidTokenError(SESSION_ENDED_MESSAGE);
+    return result;
+  };
 
   return {
     async verify(token) {
       const known = verified.get(token);
       if (known) {
         // Expired since it was verified: forget it and let jose say so.
-        if ((known.claims.exp ?? 0) * 1000 > now()) return known;
+        if ((known.claims.exp ?? 0) * 1000 > now()) return alive(known);
         verified.delete(token);
       }
       const result = await verifyOnce(token);
@@ -96,7 +137,7 @@ function makeVerifier(
         if (oldest !== undefined) verified.delete(oldest);
       }
       verified.set(token, result);
-      return result;
+      return alive(result);
     },
   };
 }
@@ -106,12 +147,18 @@ export function localVerifier(
   jwks: JSONWebKeySet,
   issuer: string,
   audience: string,
+  policy: TokenPolicy,
   now?: () => number,
 ): TokenVerifier {
-  return makeVerifier(createLocalJWKSet(jwks), issuer, audience, now);
+  return makeVerifier(createLocalJWKSet(jwks), issuer, audience, policy, now);
 }
 
 /** Okta mode: the org's authorization server keys, fetched once and cached by jose (refetched on an unknown kid). */
-export function oktaVerifier(issuer: string, audience: string, now?: () => number): TokenVerifier {
-  return makeVerifier(createRemoteJWKSet(new URL(`${issuer}/v1/keys`)), issuer, audience, now);
+export function oktaVerifier(
+  issuer: string,
+  audience: string,
+  policy: TokenPolicy,
+  now?: () => number,
+): TokenVerifier {
+  return makeVerifier(createRemoteJWKSet(new URL(`${issuer}/v1/keys`)), issuer, audience, policy, now);
 }

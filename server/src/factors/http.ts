@@ -1,12 +1,20 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { callerOf } from '../auth/caller.js';
 import type { User } from '../directory/directory.js';
 import { HttpError } from '../http/errors.js';
 import type { Caller } from '../plugins/types.js';
+import type { Actor } from './service.js';
 
 /** Federated users' security belongs to their home identity provider (spec section 6). */
 export function refuseFederated(user: User): void {
   if (user.isFederated) {
     throw new HttpError(403, 'Security settings are not available for federated users');
   }
+}
+
+/** The step-up grant key of a provider session (its uid, the access tokens' `sid`). */
+export function sessionGrantKey(sessionUid: string): string {
+  return `sid:${sessionUid}`;
 }
 
 /**
@@ -16,7 +24,20 @@ export function refuseFederated(user: User): void {
  */
 export function sessionIdOf(caller: Caller): string {
   const { sid, jti } = caller.claims;
-  if (typeof sid === 'string' && sid !== '') return `sid:${sid}`;
+  if (typeof sid === 'string' && sid !== '') return sessionGrantKey(sid);
   if (typeof jti === 'string' && jti !== '') return `jti:${jti}`;
   return `sub:${caller.user.id}:${String(caller.claims.iat ?? '')}`;
+}
+
+/** Who is making a change, from which session and browser: what the factor and password rules need. */
+export function actorOf(app: FastifyInstance, request: FastifyRequest): Actor {
+  const caller = callerOf(request);
+  const { sid } = caller.claims;
+  return {
+    user: caller.user,
+    grantKey: sessionIdOf(caller),
+    sessionUid: typeof sid === 'string' && sid !== '' ? sid : undefined,
+    signedInAt: app.accountSessions.signedInAt({ userId: caller.user.id, claims: caller.claims }),
+    userAgent: request.headers['user-agent'],
+  };
 }

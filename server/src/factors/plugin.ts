@@ -27,7 +27,10 @@ export default fp(
       app.log.info({ file: loaded.file }, 'authenticator secrets: using the key saved in DATA_DIR');
     }
     const service = new FactorService({
+      db: app.db,
       store: new FactorStore(app.db),
+      sessions: app.accountSessions,
+      notifier: app.notifier,
       box: new SecretBox(loaded.key),
       key: loaded.key,
       mailer: app.mailer,
@@ -41,5 +44,5 @@ export default fp(
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   },
-  { name: 'factors', dependencies: ['db', 'mail'] },
+  { name: 'factors', dependencies: ['db', 'mail', 'notifications', 'token-verification'] },
 );

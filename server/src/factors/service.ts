@@ -1,7 +1,9 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import {
+  API_ERROR_CODES,
   INVALID_CODE_ERROR,
   maskEmail,
+  REAUTHENTICATION_REQUIRED_ERROR,
   MIN_ACTIVE_FACTORS_TO_TURN_OFF,
   STEP_UP_REQUIRED_ERROR,
   STEP_UP_TTL_MS,
@@ -11,11 +13,14 @@ import {
   type FactorStatusResponse,
   type GoogleEnrollResponse,
 } from 'shared-auth/contract';
+import type { AccountSessions } from '../auth/sessions.js';
+import type { Db } from '../db/connection.js';
 import type { User } from '../directory/directory.js';
 import { HttpError } from '../http/errors.js';
+import type { AccountEvent, Notifier } from '../notifications/types.js';
 import { MailError, type Mailer } from '../mail/mailer.js';
 import { deriveKey, type SecretBox } from './secret-box.js';
-import type { CodePurpose, FactorRow, FactorStore, FactorType } from './store.js';
+import type { CodePurpose, FactorRow, FactorStore, FactorType, GrantProof } from './store.js';
 import {
   describeWait,
   EMAIL_SEND_INTERVAL_MS,
@@ -34,15 +39,41 @@ const FACTOR_NAMES: Record<FactorType, string> = {
   email: 'Email verification',
 };
 
+/**
+ * Who asks for a change: the user, their sign-in session (the step-up grant key, and the provider session's uid
+ * that stays signed in when the others end), when it signed in, and the browser (for the notice mail).
+ */
+export interface Actor {
+  user: User;
+  grantKey: string;
+  sessionUid: string | undefined;
+  signedInAt: number | undefined;
+  userAgent: string | undefined;
+}
+
 export interface FactorServiceOptions {
+  /** For the transactions that change a factor, end the other sessions and queue the notice together. */
+  db: Db;
   store: FactorStore;
+  sessions: AccountSessions;
+  notifier: Notifier;
   box: SecretBox;
   /** The 32-byte configured key; email codes are hashed with a key derived from it. */
   key: Buffer;
   mailer: Mailer;
   now: () => number;
-  /** Where delivery failures are logged (the app's logger). */
-  log?: { warn(object: object, message: string): void };
+  /** Where delivery failures and unreadable secrets are logged (the app's logger). */
+  log?: { warn(object: object, message: string): void; error(object: object, message: string): void };
+}
+
+/** The answer to a step-up-protected call without a valid grant (the page then runs the step-up screens). */
+export function stepUpRequired(): HttpError {
+  return new HttpError(
+    403,
+    `${STEP_UP_REQUIRED_ERROR}: verify with one of your 2-step factors first (a verification lasts 5 minutes).`,
+    {},
+    API_ERROR_CODES.stepUpRequired,
+  );
 }
 
 function tooManyWrongCodes(waitMs: number): HttpError {
@@ -63,6 +94,9 @@ function statusOf(row: FactorRow | undefined): FactorStatus {
  * it, so the rules are the same everywhere. Refusals are HttpErrors with a message safe to show.
  */
 export class FactorService {
+  private readonly db: Db;
+  private readonly sessions: AccountSessions;
+  private readonly notifier: Notifier;
   private readonly store: FactorStore;
   private readonly box: SecretBox;
   private readonly codeKey: Buffer;
@@ -72,7 +106,10 @@ export class FactorService {
   readonly wrongCodes: WindowThrottle;
   readonly emailSends: WindowThrottle;
 
-  constructor({ store, box, key, mailer, now, log }: FactorServiceOptions) {
+  constructor({ db, store, sessions, notifier, box, key, mailer, now, log }: FactorServiceOptions) {
+    this.db = db;
+    this.sessions = sessions;
+    this.notifier = notifier;
     this.log = log;
     this.store = store;
     this.box = box;
@@ -130,18 +167,63 @@ export class FactorService {
   }
 
   requireStepUp(userId: string, sessionId: string): void {
-    if (this.needsStepUp(userId, sessionId)) {
-      throw new HttpError(
-        403,
-        `${STEP_UP_REQUIRED_ERROR}: verify with one of your 2-step factors first (a verification lasts 5 minutes).`,
-      );
-    }
+    if (this.needsStepUp(userId, sessionId)) throw stepUpRequired();
   }
 
-  private grant(userId: string, sessionId: string, factor: FactorType): number {
+  private grant(userId: string, sessionId: string, proof: GrantProof): number {
     const expiresAt = this.now() + STEP_UP_TTL_MS;
-    this.store.putGrant(userId, sessionId, factor, expiresAt);
+    this.store.putGrant(userId, sessionId, proof, expiresAt);
     return expiresAt;
+  }
+
+  /**
+   * Turning on the first factor is a sensitive change: whoever does it decides what the next sign-in asks for,
+   * and the last-factor rule then keeps it. A stolen access token must not be enough, so it needs fresh proof:
+   * the session signed in within the step-up window, or the password was entered again (reauthenticate).
+   * With an active factor the step-up grant is that proof instead (requireStepUp).
+   */
+  requireFreshProof(actor: Actor): void {
+    if (this.hasActiveFactor(actor.user.id)) return;
+    const now = this.now();
+    const recentSignIn = actor.signedInAt !== undefined && now - actor.signedInAt <= STEP_UP_TTL_MS;
+    if (recentSignIn || this.store.passwordGrantExpiry(actor.user.id, actor.grantKey, now) !== undefined) return;
+    throw new HttpError(
+      403,
+      `${REAUTHENTICATION_REQUIRED_ERROR}: enter your password to turn on 2-step verification.`,
+      {},
+      API_ERROR_CODES.reauthenticationRequired,
+    );
+  }
+
+  /** The password was entered again: this session may turn on a first factor for 5 minutes. */
+  grantReauthentication(actor: Actor): number {
+    return this.grant(actor.user.id, actor.grantKey, 'password');
+  }
+
+  /** Ends the step-up grants of every session of the user but the caller's (after a password change). */
+  endOtherStepUpGrants(userId: string, keepGrantKey: string): void {
+    this.store.deleteOtherGrants(userId, keepGrantKey);
+  }
+
+  /** Sessions that ended (signed out, revoked) take their grants along; called inside that transaction. */
+  endStepUpGrants(userId: string, sessionIds: string[]): void {
+    this.store.deleteGrantsOf(userId, sessionIds);
+  }
+
+  /**
+   * A factor became active, was turned on or off, or was removed: every other session of the account ends
+   * (sessions, grants, refresh tokens, step-up grants), the change's notice is queued, all in one transaction
+   * with the change itself, so a phishing session that held the password is out the moment 2-step changes.
+   */
+  private commitFactorChange(actor: Actor, event: AccountEvent, change: () => void): void {
+    this.db
+      .transaction(() => {
+        change();
+        this.sessions.endOtherSessions(actor.user.id, actor.sessionUid);
+        this.store.deleteOtherGrants(actor.user.id, actor.grantKey);
+        this.notifier.queue(actor.user, event, { userAgent: actor.userAgent, at: this.now() });
+      })
+      .immediate();
   }
 
   // ---- Codes ----------------------------------------------------------------------------------------------
@@ -150,21 +232,51 @@ export class FactorService {
     return createHmac('sha256', this.codeKey).update(`${userId}\n${purpose}\n${code}`).digest('hex');
   }
 
-  private throttleCodes(userId: string): void {
-    const wait = this.wrongCodes.retryAfter(userId);
-    if (wait > 0) throw tooManyWrongCodes(wait);
+  /**
+   * Counts the attempt before the code is checked (a correct code takes it back): when the attempt cannot be
+   * recorded (a full or read-only disk), the storage error answers 503 before anything was checked, the same
+   * whatever was guessed. At the limit: 429.
+   */
+  private reserveCodeAttempt(userId: string): void {
+    this.db
+      .transaction(() => {
+        const wait = this.wrongCodes.retryAfter(userId);
+        if (wait > 0) throw tooManyWrongCodes(wait);
+        this.wrongCodes.record(userId);
+      })
+      .immediate();
   }
 
-  private wrongCode(userId: string): never {
-    // Counted: after MAX_WRONG_CODES of them in the window, the next attempt is refused with 429.
-    this.wrongCodes.record(userId);
+  private codeAccepted(userId: string): void {
+    this.wrongCodes.clear(userId);
+  }
+
+  /** The reserved attempt stays counted; the one that reaches the limit locks and tells the account holder. */
+  private wrongCode(user: User, userAgent: string | undefined): never {
+    if (this.wrongCodes.count(user.id) === MAX_WRONG_CODES) {
+      this.notifier.queue(
+        user,
+        { type: 'account-locked', reason: 'verification-code', until: this.wrongCodes.lockedUntil(user.id) },
+        { userAgent, at: this.now() },
+      );
+    }
     throw new HttpError(400, INVALID_CODE_ERROR);
   }
 
   /** The TOTP step the code belongs to, or null when it is wrong or a replay. */
   private totpStep(user: User, row: FactorRow, code: string): number | null {
-    if (!row.secret_enc) throw new Error(`Authenticator factor of ${user.id} has no secret`);
-    const secret = this.box.open(row.secret_enc, user.id);
+    let secret: string;
+    try {
+      if (!row.secret_enc) throw new Error('no secret stored');
+      secret = this.box.open(row.secret_enc, user.id);
+    } catch (error) {
+      // A key that does not match the sealed secrets (start-up refuses that) or a damaged row: the attempt is
+      // already counted, and the answer says the check is unavailable rather than wrong.
+      this.log?.error({ err: error, userId: user.id }, 'authenticator secret cannot be opened');
+      throw new HttpError(503, 'Authenticator codes cannot be checked right now. Try again later.', {
+        'Retry-After': '60',
+      });
+    }
     const result = checkTotp(secret, code, this.now(), row.last_step);
     return result.ok ? result.step : null;
   }
@@ -249,47 +361,47 @@ export class FactorService {
   }
 
   /** Checks a code of an active factor. Throws 400 INVALID_CODE_ERROR, or 429 when throttled. */
-  verifyCode(user: User, type: FactorType, code: string): void {
+  verifyCode(user: User, type: FactorType, code: string, userAgent?: string): void {
     const row = this.activeRow(user, type);
-    this.throttleCodes(user.id);
+    this.reserveCodeAttempt(user.id);
     if (type === 'google-auth') {
       const step = this.totpStep(user, row, code);
-      if (step === null) this.wrongCode(user.id);
+      if (step === null) this.wrongCode(user, userAgent);
       this.store.setLastStep(user.id, type, step);
     } else if (!this.useEmailCode(user, 'verify', code)) {
-      this.wrongCode(user.id);
+      this.wrongCode(user, userAgent);
     }
-    this.wrongCodes.clear(user.id);
+    this.codeAccepted(user.id);
   }
 
   /**
    * Sign-in's second step: the code may come from the authenticator app or from an email the user asked for.
    * One wrong code counts once, whichever factors it was tried against. Returns the factor that matched.
    */
-  verifyAnyFactor(user: User, code: string): FactorType {
+  verifyAnyFactor(user: User, code: string, userAgent?: string): FactorType {
     const rows = this.store.factors(user.id).filter((row) => row.status === 'ACTIVE');
     if (rows.length === 0) throw new HttpError(409, 'This account has no active 2-step factor');
-    this.throttleCodes(user.id);
+    this.reserveCodeAttempt(user.id);
     for (const row of rows) {
       if (row.type === 'google-auth') {
         const step = this.totpStep(user, row, code);
         if (step !== null) {
           this.store.setLastStep(user.id, row.type, step);
-          this.wrongCodes.clear(user.id);
+          this.codeAccepted(user.id);
           return row.type;
         }
       } else if (this.useEmailCode(user, 'verify', code)) {
-        this.wrongCodes.clear(user.id);
+        this.codeAccepted(user.id);
         return row.type;
       }
     }
-    this.wrongCode(user.id);
+    this.wrongCode(user, userAgent);
   }
 
   /** Step-up verify: a correct code grants this sign-in session 5 minutes. Returns the end (ms). */
-  stepUp(user: User, sessionId: string, type: FactorType, code: string): number {
-    this.verifyCode(user, type, code);
-    return this.grant(user.id, sessionId, type);
+  stepUp(actor: Actor, type: FactorType, code: string): number {
+    this.verifyCode(actor.user, type, code, actor.userAgent);
+    return this.grant(actor.user.id, actor.grantKey, type);
   }
 
   // ---- Enrolment ------------------------------------------------------------------------------------------
@@ -302,7 +414,9 @@ export class FactorService {
   }
 
   /** A new secret (replacing a pending one); the factor stays pending until a correct code activates it. */
-  enrollGoogle(user: User): GoogleEnrollResponse {
+  enrollGoogle(actor: Actor): GoogleEnrollResponse {
+    const { user } = actor;
+    this.requireFreshProof(actor);
     this.refuseIfEnrolled(user.id, 'google-auth');
     const secret = newTotpSecret();
     this.store.putPending(user.id, 'google-auth', this.box.seal(secret, user.id), this.now());
@@ -310,7 +424,9 @@ export class FactorService {
   }
 
   /** Sends an activation code to the account's email and marks the email factor pending. */
-  async enrollEmail(user: User): Promise<FactorStatus> {
+  async enrollEmail(actor: Actor): Promise<FactorStatus> {
+    const { user } = actor;
+    this.requireFreshProof(actor);
     this.refuseIfEnrolled(user.id, 'email');
     await this.sendEmailCode(user, 'activate');
     this.store.putPending(user.id, 'email', null, this.now());
@@ -321,7 +437,9 @@ export class FactorService {
    * A correct code activates a pending factor. It also proves possession of the new factor, so the session
    * gets a step-up grant: a user who just set up their first factor can go on to manage it.
    */
-  activate(user: User, sessionId: string, type: FactorType, code: string): FactorStatusResponse {
+  activate(actor: Actor, type: FactorType, code: string): FactorStatusResponse {
+    const { user } = actor;
+    this.requireFreshProof(actor);
     const row = this.store.factor(user.id, type);
     if (row?.status !== 'PENDING_ACTIVATION') {
       throw new HttpError(
@@ -329,26 +447,33 @@ export class FactorService {
         row ? `${FACTOR_NAMES[type]} is already set up` : `Start setting up ${FACTOR_NAMES[type]} first`,
       );
     }
-    this.throttleCodes(user.id);
+    this.reserveCodeAttempt(user.id);
     let step: number | null = null;
     if (type === 'google-auth') {
       step = this.totpStep(user, row, code);
-      if (step === null) this.wrongCode(user.id);
+      if (step === null) this.wrongCode(user, actor.userAgent);
     } else if (!this.useEmailCode(user, 'activate', code)) {
-      this.wrongCode(user.id);
+      this.wrongCode(user, actor.userAgent);
     }
-    this.wrongCodes.clear(user.id);
-    this.store.activate(user.id, type, step, this.now());
-    this.grant(user.id, sessionId, type);
+    this.commitFactorChange(actor, { type: 'factor-activated', factor: type }, () => {
+      this.codeAccepted(user.id);
+      this.store.activate(user.id, type, step, this.now());
+      this.grant(user.id, actor.grantKey, type);
+    });
     return this.statusResponse(user.id, type);
   }
 
   // ---- Turning on and off, removal ------------------------------------------------------------------------
 
-  optIn(user: User, type: FactorType): FactorStatusResponse {
+  optIn(actor: Actor, type: FactorType): FactorStatusResponse {
+    const { user } = actor;
+    this.requireFreshProof(actor);
     const status = statusOf(this.store.factor(user.id, type));
-    if (status === 'INACTIVE') this.store.setStatus(user.id, type, 'ACTIVE', this.now());
-    else if (status !== 'ACTIVE') {
+    if (status === 'INACTIVE') {
+      this.commitFactorChange(actor, { type: 'factor-turned-on', factor: type }, () =>
+        this.store.setStatus(user.id, type, 'ACTIVE', this.now()),
+      );
+    } else if (status !== 'ACTIVE') {
       throw new HttpError(409, `Set up ${FACTOR_NAMES[type]} before turning it on`);
     }
     return this.statusResponse(user.id, type);
@@ -364,22 +489,33 @@ export class FactorService {
     }
   }
 
-  optOut(user: User, type: FactorType): FactorStatusResponse {
+  optOut(actor: Actor, type: FactorType): FactorStatusResponse {
+    const { user } = actor;
     const status = statusOf(this.store.factor(user.id, type));
     if (status === 'NOT_ENROLLED' || status === 'PENDING_ACTIVATION') {
       throw new HttpError(409, `${FACTOR_NAMES[type]} is not set up`);
     }
     this.refuseLastFactor(user.id, type, 'turn off');
-    if (status === 'ACTIVE') this.store.setStatus(user.id, type, 'INACTIVE', this.now());
+    if (status === 'ACTIVE') {
+      this.commitFactorChange(actor, { type: 'factor-turned-off', factor: type }, () =>
+        this.store.setStatus(user.id, type, 'INACTIVE', this.now()),
+      );
+    }
     return this.statusResponse(user.id, type);
   }
 
-  reset(user: User, type: FactorType): FactorStatusResponse {
+  reset(actor: Actor, type: FactorType): FactorStatusResponse {
+    const { user } = actor;
     const status = statusOf(this.store.factor(user.id, type));
     if (status === 'NOT_ENROLLED') return this.statusResponse(user.id, type);
     this.refuseLastFactor(user.id, type, 'remove');
-    this.store.deleteFactor(user.id, type);
-    if (type === 'email') this.store.deleteEmailCode(user.id);
+    const remove = () => {
+      this.store.deleteFactor(user.id, type);
+      if (type === 'email') this.store.deleteEmailCode(user.id);
+    };
+    // A set-up that never finished is no factor yet: nothing to end or tell.
+    if (status === 'PENDING_ACTIVATION') remove();
+    else this.commitFactorChange(actor, { type: 'factor-removed', factor: type }, remove);
     return this.statusResponse(user.id, type);
   }
 

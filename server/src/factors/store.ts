@@ -5,6 +5,8 @@ export type FactorType = 'google-auth' | 'email';
 export type StoredStatus = 'PENDING_ACTIVATION' | 'ACTIVE' | 'INACTIVE';
 export type CodePurpose = 'activate' | 'verify';
 export type ThrottleKind = 'wrong-code' | 'email-send';
+/** What a step-up grant was earned with: a factor's code, or the password again (first factor only). */
+export type GrantProof = FactorType | 'password';
 
 export interface FactorRow {
   user_id: string;
@@ -67,8 +69,22 @@ export class FactorStore {
         'DELETE FROM email_codes WHERE user_id = ? AND code_hash = ?',
       ),
 
+      // Step-up grants come from a 2-step code; a 'password' grant (reauthenticate) only lets a user without
+      // any factor turn on the first one.
       grant: db.prepare<[string, string, number], { expires_at: number }>(
-        'SELECT expires_at FROM stepup_grants WHERE user_id = ? AND session_id = ? AND expires_at > ?',
+        `SELECT expires_at FROM stepup_grants
+         WHERE user_id = ? AND session_id = ? AND expires_at > ? AND factor <> 'password'`,
+      ),
+      passwordGrant: db.prepare<[string, string, number], { expires_at: number }>(
+        `SELECT expires_at FROM stepup_grants
+         WHERE user_id = ? AND session_id = ? AND expires_at > ? AND factor = 'password'`,
+      ),
+      // @keys: a JSON array of session keys.
+      deleteGrantsOf: db.prepare<{ user_id: string; keys: string }>(
+        'DELETE FROM stepup_grants WHERE user_id = @user_id AND session_id IN (SELECT value FROM json_each(@keys))',
+      ),
+      deleteOtherGrants: db.prepare<{ user_id: string; keep: string }>(
+        'DELETE FROM stepup_grants WHERE user_id = @user_id AND session_id <> @keep',
       ),
       putGrant: db.prepare<{ user_id: string; session_id: string; factor: string; expires_at: number }>(
         `INSERT INTO stepup_grants (user_id, session_id, factor, expires_at)
@@ -158,8 +174,22 @@ export class FactorStore {
     return this.s.grant.get(userId, sessionId, now)?.expires_at;
   }
 
-  putGrant(userId: string, sessionId: string, factor: FactorType, expiresAt: number): void {
-    this.s.putGrant.run({ user_id: userId, session_id: sessionId, factor, expires_at: expiresAt });
+  passwordGrantExpiry(userId: string, sessionId: string, now: number): number | undefined {
+    return this.s.passwordGrant.get(userId, sessionId, now)?.expires_at;
+  }
+
+  putGrant(userId: string, sessionId: string, proof: GrantProof, expiresAt: number): void {
+    this.s.putGrant.run({ user_id: userId, session_id: sessionId, factor: proof, expires_at: expiresAt });
+  }
+
+  /** Ends the grants of these sessions (they were signed out or revoked). */
+  deleteGrantsOf(userId: string, sessionIds: string[]): number {
+    return this.s.deleteGrantsOf.run({ user_id: userId, keys: JSON.stringify(sessionIds) }).changes;
+  }
+
+  /** Ends the grants of every session of the user but `keepSessionId`. */
+  deleteOtherGrants(userId: string, keepSessionId: string): number {
+    return this.s.deleteOtherGrants.run({ user_id: userId, keep: keepSessionId }).changes;
   }
 
   eventsSince(userId: string, kind: ThrottleKind, since: number): number[] {

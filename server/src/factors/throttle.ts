@@ -19,6 +19,16 @@ export class WindowThrottle {
     private readonly now: () => number,
   ) {}
 
+  /** How many events count now. */
+  count(userId: string): number {
+    return this.store.eventsSince(userId, this.kind, this.now() - this.windowMs).length;
+  }
+
+  /** When the attempts that count now stop counting: the end of a lockout (ms since the epoch). */
+  lockedUntil(userId: string): number {
+    return this.now() + this.retryAfter(userId);
+  }
+
   retryAfter(userId: string): number {
     const now = this.now();
     const times = this.store.eventsSince(userId, this.kind, now - this.windowMs);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/connection.js';
 
@@ -9,13 +10,50 @@ interface PayloadRow {
 }
 
 /**
+ * Grant ids are not credentials (they name a consent and are carried in access tokens as `gid`); every other
+ * model's id is: a session cookie, a refresh token, an authorization code, an interaction cookie. Those are kept
+ * only as SHA-256 hashes, so a copy of the database file redeems nothing.
+ */
+const PLAIN_ID_MODELS = new Set(['Grant']);
+
+export function storedIdOf(model: string, id: string): string {
+  return PLAIN_ID_MODELS.has(model) ? id : createHash('sha256').update(id).digest('base64url');
+}
+
+/**
+ * Two tabs that refresh at the same moment send the same refresh token; the second would count as a replay and
+ * revoke the whole grant (signing the user out). As Okta does, the token just rotated stays usable this long.
+ */
+export const REFRESH_TOKEN_REUSE_GRACE_SECONDS = 30;
+
+export interface RevokedSessions {
+  sessions: number;
+  grants: number;
+  tokens: number;
+  interactions: number;
+}
+
+export interface SqliteOidcStoreOptions {
+  /**
+   * Called inside the transaction that deletes a provider session (sign-out, or another session's revocation),
+   * so what hangs on the session (step-up grants) ends with it, atomically.
+   */
+  onSessionsEnded?: (accountId: string, sessionUids: string[]) => void;
+}
+
+/**
  * oidc-provider's storage (sessions, grants, codes, refresh tokens, interactions) in the portal's SQLite file.
  * Every write is a synchronous statement, committed before the provider goes on.
  */
 export class SqliteOidcStore {
   private readonly statements;
+  private readonly onSessionsEnded: NonNullable<SqliteOidcStoreOptions['onSessionsEnded']>;
 
-  constructor(db: Db) {
+  constructor(
+    private readonly db: Db,
+    options: SqliteOidcStoreOptions = {},
+  ) {
+    this.onSessionsEnded = options.onSessionsEnded ?? (() => undefined);
     this.statements = {
       upsert: db.prepare(
         `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, account_id, session_uid, expires_at, consumed_at)
@@ -37,10 +75,17 @@ export class SqliteOidcStore {
         `SELECT payload, consumed_at FROM oidc_payloads
          WHERE model = ? AND user_code = ? AND (expires_at IS NULL OR expires_at > ?)`,
       ),
-      consume: db.prepare('UPDATE oidc_payloads SET consumed_at = ? WHERE model = ? AND id = ?'),
+      // The first consumption counts: a second use inside the grace period must not extend it.
+      consume: db.prepare(
+        'UPDATE oidc_payloads SET consumed_at = coalesce(consumed_at, ?) WHERE model = ? AND id = ?',
+      ),
+      sessionOwner: db.prepare<[string], { uid: string | null; account_id: string | null }>(
+        `SELECT uid, account_id FROM oidc_payloads WHERE model = 'Session' AND id = ?`,
+      ),
       destroy: db.prepare('DELETE FROM oidc_payloads WHERE model = ? AND id = ?'),
       revokeByGrantId: db.prepare('DELETE FROM oidc_payloads WHERE grant_id = ?'),
       deleteExpired: db.prepare('DELETE FROM oidc_payloads WHERE expires_at IS NOT NULL AND expires_at <= ?'),
+      deleteExpiredRevocations: db.prepare('DELETE FROM revoked_access_tokens WHERE expires_at <= ?'),
       sessionPayload: db.prepare<[string, string], { payload: string }>(
         `SELECT payload FROM oidc_payloads WHERE model = 'Session' AND account_id = ? AND uid = ?`,
       ),
@@ -48,18 +93,25 @@ export class SqliteOidcStore {
         `SELECT DISTINCT grant_id FROM oidc_payloads
          WHERE account_id = ? AND session_uid = ? AND grant_id IS NOT NULL`,
       ),
-      allGrantIdsOfAccount: db.prepare<[string, string], { grant_id: string }>(
-        `SELECT id AS grant_id FROM oidc_payloads WHERE model = 'Grant' AND account_id = ?
-         UNION
-         SELECT grant_id FROM oidc_payloads WHERE account_id = ? AND grant_id IS NOT NULL`,
+      otherSessionUids: db.prepare<{ account: string; keep: string | null }, { uid: string }>(
+        `SELECT uid FROM oidc_payloads
+         WHERE model = 'Session' AND account_id = @account AND uid IS NOT NULL AND uid IS NOT @keep`,
       ),
-      deleteGrant: db.prepare(`DELETE FROM oidc_payloads WHERE model = 'Grant' AND id = ?`),
-      deleteOtherSessions: db.prepare(
-        `DELETE FROM oidc_payloads WHERE model = 'Session' AND account_id = @account AND uid IS NOT @keep`,
+      // @kept is a JSON array of the grant ids to keep.
+      deleteOtherGrants: db.prepare(
+        `DELETE FROM oidc_payloads WHERE model = 'Grant' AND account_id = @account
+           AND id NOT IN (SELECT value FROM json_each(@kept))`,
+      ),
+      deleteOtherGrantTokens: db.prepare(
+        `DELETE FROM oidc_payloads WHERE account_id = @account AND model <> 'Grant' AND grant_id IS NOT NULL
+           AND grant_id NOT IN (SELECT value FROM json_each(@kept))`,
       ),
       deleteOtherSessionTokens: db.prepare(
-        `DELETE FROM oidc_payloads
-         WHERE account_id = @account AND session_uid IS NOT NULL AND session_uid IS NOT @keep`,
+        `DELETE FROM oidc_payloads WHERE account_id = @account AND model NOT IN ('Session', 'Grant')
+           AND session_uid IS NOT NULL AND session_uid IS NOT @keep`,
+      ),
+      deleteOtherSessions: db.prepare(
+        `DELETE FROM oidc_payloads WHERE model = 'Session' AND account_id = @account AND uid IS NOT @keep`,
       ),
       // Sign-ins in progress that already passed the password step (a second step may hold the account id).
       deleteSignInsInProgress: db.prepare(
@@ -71,24 +123,53 @@ export class SqliteOidcStore {
         `SELECT DISTINCT grant_id, session_uid FROM oidc_payloads
          WHERE account_id = ? AND grant_id IS NOT NULL AND (expires_at IS NULL OR expires_at > ?)`,
       ),
+      // The per-request check: is the token's session there, is its grant there, was the token itself revoked?
+      tokenAlive: db.prepare<
+        { sid: string; gid: string; account: string; jti: string; now: number },
+        { alive: number }
+      >(
+        `SELECT
+           EXISTS (SELECT 1 FROM oidc_payloads WHERE model = 'Session' AND uid = @sid AND account_id = @account
+                     AND (expires_at IS NULL OR expires_at > @now))
+           AND EXISTS (SELECT 1 FROM oidc_payloads WHERE model = 'Grant' AND id = @gid AND account_id = @account
+                     AND (expires_at IS NULL OR expires_at > @now))
+           AND NOT EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = @jti) AS alive`,
+      ),
+      revokeAccessToken: db.prepare<[string, number]>(
+        `INSERT INTO revoked_access_tokens (jti, expires_at) VALUES (?, ?)
+         ON CONFLICT (jti) DO NOTHING`,
+      ),
     };
   }
 
-  private static decode(row: PayloadRow | undefined): AdapterPayload | undefined {
+  private static decode(model: string, id: string, row: PayloadRow | undefined): AdapterPayload | undefined {
     if (!row) return undefined;
     const payload = JSON.parse(row.payload) as AdapterPayload;
-    return row.consumed_at === null ? payload : { ...payload, consumed: row.consumed_at };
+    // The id is not stored (only its hash): give the provider back the one it asked with.
+    if (!PLAIN_ID_MODELS.has(model) && id !== '') payload.jti = id;
+    if (row.consumed_at === null) return payload;
+    const inGrace =
+      model === 'RefreshToken' && epochNow() - row.consumed_at <= REFRESH_TOKEN_REUSE_GRACE_SECONDS;
+    return inGrace ? payload : { ...payload, consumed: row.consumed_at };
   }
 
   adapterFor(model: string): Adapter {
     const s = this.statements;
     const decode = SqliteOidcStore.decode;
+    const key = (id: string) => storedIdOf(model, id);
+    const destroySession = this.db.transaction((id: string) => {
+      const owner = s.sessionOwner.get(key(id));
+      s.destroy.run(model, key(id));
+      if (owner?.account_id && owner.uid) this.onSessionsEnded(owner.account_id, [owner.uid]);
+    });
     return {
       async upsert(id, payload, expiresIn) {
+        const stored: AdapterPayload = { ...payload };
+        if (!PLAIN_ID_MODELS.has(model)) delete stored.jti;
         s.upsert.run({
           model,
-          id,
-          payload: JSON.stringify(payload),
+          id: key(id),
+          payload: JSON.stringify(stored),
           grant_id: payload.grantId ?? null,
           user_code: payload.userCode ?? null,
           uid: payload.uid ?? null,
@@ -98,19 +179,21 @@ export class SqliteOidcStore {
         });
       },
       async find(id) {
-        return decode(s.find.get(model, id, epochNow()));
+        return decode(model, id, s.find.get(model, key(id), epochNow()));
       },
+      // Only sessions are looked up by uid, to check that one still exists; its id is not needed there.
       async findByUid(uid) {
-        return decode(s.findByUid.get(model, uid, epochNow()));
+        return decode(model, '', s.findByUid.get(model, uid, epochNow()));
       },
       async findByUserCode(userCode) {
-        return decode(s.findByUserCode.get(model, userCode, epochNow()));
+        return decode(model, '', s.findByUserCode.get(model, userCode, epochNow()));
       },
       async consume(id) {
-        s.consume.run(epochNow(), model, id);
+        s.consume.run(epochNow(), model, key(id));
       },
       async destroy(id) {
-        s.destroy.run(model, id);
+        if (model === 'Session') destroySession(id);
+        else s.destroy.run(model, key(id));
       },
       async revokeByGrantId(grantId) {
         s.revokeByGrantId.run(grantId);
@@ -125,20 +208,49 @@ export class SqliteOidcStore {
 
   /** Deletes rows past their expiry; returns how many went. */
   deleteExpired(): number {
-    return this.statements.deleteExpired.run(epochNow()).changes;
+    const now = epochNow();
+    return (
+      this.statements.deleteExpired.run(now).changes +
+      this.statements.deleteExpiredRevocations.run(now).changes
+    );
+  }
+
+  /**
+   * Whether an access token's sign-in session (`sid`) and grant (`gid`) of this account still exist and the
+   * token itself was not revoked. One indexed read; runs on every authenticated call.
+   */
+  isTokenAlive(token: { accountId: string; sid: string; gid: string; jti: string }): boolean {
+    const row = this.statements.tokenAlive.get({
+      sid: token.sid,
+      gid: token.gid,
+      account: token.accountId,
+      jti: token.jti,
+      now: epochNow(),
+    });
+    return row?.alive === 1;
+  }
+
+  /** Refuses an access token (a JWT, not stored) until it expires: /v1/revoke of an access token. */
+  revokeAccessToken(jti: string, expiresAt: number): void {
+    this.statements.revokeAccessToken.run(jti, expiresAt);
+  }
+
+  /** When the account's session `uid` signed in (loginTs, seconds), or undefined when it no longer exists. */
+  sessionLoginTime(accountId: string, sessionUid: string): number | undefined {
+    const row = this.statements.sessionPayload.get(accountId, sessionUid);
+    if (!row) return undefined;
+    const { loginTs } = JSON.parse(row.payload) as { loginTs?: unknown };
+    return typeof loginTs === 'number' ? loginTs : undefined;
   }
 
   /**
    * Ends every provider session of the account except `keepSessionUid` (the `sid` of the caller's access
    * token), with the grants, refresh tokens and codes that belong to them, and any sign-in in progress that
-   * already passed the password step: Okta's revokeSessions after a password change, minus the session
-   * making the change. Synchronous statements: run it inside the caller's transaction. Access tokens are
-   * JWTs checked without a lookup, so those already issued to other sessions live out their lifetime (1 h).
+   * already passed the password step: Okta's revokeSessions, minus the session making the change. Access tokens
+   * of the ended sessions are refused from then on (isTokenAlive). Synchronous statements: run it inside the
+   * caller's transaction.
    */
-  revokeAccountExcept(
-    accountId: string,
-    keepSessionUid: string | undefined,
-  ): { sessions: number; grants: number; tokens: number; interactions: number } {
+  revokeAccountExcept(accountId: string, keepSessionUid: string | undefined): RevokedSessions {
     const s = this.statements;
     const keep = keepSessionUid ?? null;
     const keptGrants = new Set<string>();
@@ -152,23 +264,19 @@ export class SqliteOidcStore {
       }
       for (const row of s.grantIdsOfSession.all(accountId, keepSessionUid)) keptGrants.add(row.grant_id);
     }
-    let grants = 0;
-    let tokens = 0;
-    for (const { grant_id: grantId } of s.allGrantIdsOfAccount.all(accountId, accountId)) {
-      if (keptGrants.has(grantId)) continue;
-      grants += s.deleteGrant.run(grantId).changes;
-      tokens += s.revokeByGrantId.run(grantId).changes;
-    }
-    tokens += s.deleteOtherSessionTokens.run({ account: accountId, keep }).changes;
+    const kept = JSON.stringify([...keptGrants]);
+    const ended = s.otherSessionUids.all({ account: accountId, keep }).map((row) => row.uid);
+    const grants = s.deleteOtherGrants.run({ account: accountId, kept }).changes;
+    const tokens =
+      s.deleteOtherGrantTokens.run({ account: accountId, kept }).changes +
+      s.deleteOtherSessionTokens.run({ account: accountId, keep }).changes;
     const sessions = s.deleteOtherSessions.run({ account: accountId, keep }).changes;
     const interactions = s.deleteSignInsInProgress.run({ account: accountId }).changes;
+    if (ended.length > 0) this.onSessionsEnded(accountId, ended);
     return { sessions, grants, tokens, interactions };
   }
 
-  /**
-   * The live grants of an account with the session each belongs to. A later feature uses this to revoke a
-   * user's other sessions and refresh tokens after a password change.
-   */
+  /** The live grants of an account with the session each belongs to. */
   grantsOfAccount(accountId: string): { grantId: string; sessionUid: string | null }[] {
     return this.statements.grantIdsOfAccount
       .all(accountId, epochNow())

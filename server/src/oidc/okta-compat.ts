@@ -101,7 +101,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        reject(new Error('body too large'));
+        reject(new RevokeRequestError(413, 'invalid_request', 'the request body is too large'));
         req.destroy();
         return;
       }
@@ -112,20 +112,51 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** A /v1/revoke request refused before the provider sees it; answered in OAuth's error shape. */
+export class RevokeRequestError extends Error {
+  override readonly name = 'RevokeRequestError';
+  constructor(
+    readonly statusCode: number,
+    readonly error: 'invalid_client' | 'invalid_request',
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
+/** The client id in `Authorization: Basic base64(clientId)` (okta-auth-js's form, no colon, no secret). */
+function basicClientId(header: string): string | undefined {
+  const encoded = header.slice(6).trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) {
+    throw new RevokeRequestError(400, 'invalid_client', 'the Authorization header is not valid Basic credentials');
+  }
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  // With a colon it is a client id and secret: the provider authenticates those itself.
+  if (decoded === '' || decoded.includes(':')) return undefined;
+  try {
+    return decodeURIComponent(decoded);
+  } catch {
+    throw new RevokeRequestError(400, 'invalid_client', 'the Authorization header is not valid Basic credentials');
+  }
+}
+
 /**
+ * Reads a /v1/revoke request's form and hands the provider a fresh request carrying it, so the portal can act
+ * on the token too (an access token is a JWT the provider does not store: see plugins/oidc.ts).
+ *
  * okta-auth-js's signOut() revokes tokens with `Authorization: Basic base64(clientId)` (no colon, no secret).
  * oidc-provider answers 400 to that, and signOut then stops before the logout redirect. A public client
- * authenticates with `client_id` in the body, so move it there and drop the header. Returns the request the
- * provider should see (a fresh one carrying the rewritten body), or the original when nothing needs fixing.
+ * authenticates with `client_id` in the body, so it moves there and the header is dropped. A header that is not
+ * valid Basic credentials is refused with 400 invalid_client (RevokeRequestError).
  */
-export async function normaliseRevokeRequest(req: IncomingMessage): Promise<IncomingMessage> {
+export async function readRevokeRequest(
+  req: IncomingMessage,
+): Promise<{ request: IncomingMessage; form: URLSearchParams }> {
   const header = req.headers.authorization;
-  if (!header || !/^basic /i.test(header)) return req;
-  const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-  if (decoded === '' || decoded.includes(':')) return req;
+  const clientId = header && /^basic /i.test(header) ? basicClientId(header) : undefined;
 
   const form = new URLSearchParams((await readBody(req, MAX_REVOKE_BODY)).toString('utf8'));
-  if (!form.has('client_id')) form.set('client_id', decodeURIComponent(decoded));
+  if (clientId !== undefined && !form.has('client_id')) form.set('client_id', clientId);
   const body = Buffer.from(form.toString(), 'utf8');
 
   // The original stream is consumed; the provider reads the body from this one instead.
@@ -135,9 +166,10 @@ export async function normaliseRevokeRequest(req: IncomingMessage): Promise<Inco
   rewritten.httpVersion = req.httpVersion;
   rewritten.httpVersionMajor = req.httpVersionMajor;
   rewritten.httpVersionMinor = req.httpVersionMinor;
-  const { authorization: _dropped, ...headers } = req.headers;
+  const { authorization, ...headers } = req.headers;
   rewritten.headers = {
     ...headers,
+    ...(clientId === undefined && authorization !== undefined ? { authorization } : {}),
     'content-type': 'application/x-www-form-urlencoded',
     'content-length': String(body.length),
   };
@@ -146,7 +178,7 @@ export async function normaliseRevokeRequest(req: IncomingMessage): Promise<Inco
   rewritten.complete = true;
   rewritten.push(body);
   rewritten.push(null);
-  return rewritten;
+  return { request: rewritten, form };
 }
 
 /**

@@ -6,24 +6,29 @@ import {
   type PasswordChangeRequest,
 } from 'shared-auth/contract';
 import type { Db } from '../db/connection.js';
-import { hashPassword, passwordMatches, type Directory, type User } from '../directory/directory.js';
+import { hashPassword, passwordMatches, type Directory } from '../directory/directory.js';
+import type { Actor, FactorService } from '../factors/service.js';
 import { HttpError } from '../http/errors.js';
-import type { SqliteOidcStore } from '../oidc/adapter.js';
+import type { RevokedSessions } from '../oidc/adapter.js';
+import type { AccountSessions } from '../auth/sessions.js';
+import type { Notifier } from '../notifications/types.js';
 import type { PasswordChangeThrottle } from './throttle.js';
 
 export interface PasswordChangeDeps {
   db: Db;
   directory: Directory;
   throttle: PasswordChangeThrottle;
-  /** The embedded provider's store; null in Okta mode (sessions live at Okta). */
-  oidcStore: SqliteOidcStore | null;
+  factors: FactorService;
+  sessions: AccountSessions;
+  notifier: Notifier;
+  now: () => number;
 }
 
 export interface PasswordChangeOutcome {
   /** Time spent in argon2 (ms): verifying the current password and hashing the new one. */
   verifyMs: number;
   hashMs: number;
-  revoked: { sessions: number; grants: number; tokens: number; interactions: number } | null;
+  revoked: RevokedSessions;
 }
 
 /** What a refusal measured so far, for the Server-Timing header of a failed attempt. */
@@ -39,61 +44,75 @@ export class PasswordChangeRefusal extends HttpError {
 }
 
 /**
- * Changes the caller's password: throttle, verify the current password against the stored argon2id hash, the
- * shared policy on the new one, then one transaction that stores the new hash, clears the throttle and ends
- * the account's other provider sessions (all but `keepSessionUid`, the session making the change).
- * Refusals are HttpErrors with the texts of the contract; anything else is unexpected.
+ * Checks the account's current password under the password throttle: the attempt is counted before argon2 runs
+ * and taken back when the password is right. A wrong one stays counted (and, when it reaches the limit, the
+ * account holder is told). Returns the argon2 time; throws 400 `wrongMessage` when wrong, 429 at the limit.
+ */
+export async function verifyCurrentPassword(
+  deps: Pick<PasswordChangeDeps, 'directory' | 'throttle' | 'notifier' | 'now'>,
+  actor: Actor,
+  password: string,
+  wrongMessage: string,
+): Promise<{ verifyMs: number; hash: string }> {
+  const { user } = actor;
+  const hash = deps.directory.passwordHashOf(user.id);
+  if (hash === undefined) throw new PasswordChangeRefusal(404, 'The account no longer exists', undefined);
+  if (hash === null) throw new PasswordChangeRefusal(409, PASSWORD_CHANGE_ERRORS.noLocalPassword, undefined);
+
+  const reservation = deps.throttle.reserve(user.id);
+  const started = performance.now();
+  const matches = await passwordMatches(hash, password);
+  const verifyMs = performance.now() - started;
+  if (!matches) {
+    if (reservation.locksIfWrong) {
+      deps.notifier.queue(
+        user,
+        { type: 'account-locked', reason: 'password', until: reservation.lockedUntil() },
+        { userAgent: actor.userAgent, at: deps.now() },
+      );
+    }
+    throw new PasswordChangeRefusal(400, wrongMessage, verifyMs);
+  }
+  return { verifyMs, hash };
+}
+
+/**
+ * Changes the caller's password, in this order: federated users are refused; a user with an active 2-step
+ * factor needs this session's step-up grant (so a password alone, e.g. a phishing proxy's, cannot change it);
+ * the new password is checked against the shared policy (before the current one, so a refusal never depends on
+ * whether the current password was guessed right); the current password is verified under the throttle; then
+ * one transaction stores the new hash, clears the throttle, ends every other session of the account and queues
+ * the notice. Refusals are HttpErrors with the texts of the contract; anything else is unexpected.
  */
 export async function changePassword(
-  { db, directory, throttle, oidcStore }: PasswordChangeDeps,
-  user: User,
-  keepSessionUid: string | undefined,
+  deps: PasswordChangeDeps,
+  actor: Actor,
   { OldPassword, NewPassword }: PasswordChangeRequest,
 ): Promise<PasswordChangeOutcome> {
+  const { user } = actor;
   if (user.isFederated) throw new PasswordChangeRefusal(403, PASSWORD_CHANGE_ERRORS.federated, undefined);
+  deps.factors.requireStepUp(user.id, actor.grantKey);
 
-  const waitMs = throttle.retryAfterMs(user.id);
-  if (waitMs > 0) {
-    const seconds = Math.ceil(waitMs / 1000);
-    throw new PasswordChangeRefusal(429, PASSWORD_CHANGE_ERRORS.throttled(seconds), undefined, {
-      'Retry-After': String(seconds),
-    });
-  }
-
-  const currentHash = directory.passwordHashOf(user.id);
-  if (currentHash === undefined)
-    throw new PasswordChangeRefusal(404, 'The account no longer exists', undefined);
-  if (currentHash === null)
-    throw new PasswordChangeRefusal(409, PASSWORD_CHANGE_ERRORS.noLocalPassword, undefined);
-
-  const verifyStart = performance.now();
-  const matches = await passwordMatches(currentHash, OldPassword);
-  const verifyMs = performance.now() - verifyStart;
-  if (!matches) {
-    throttle.recordFailure(user.id);
-    throw new PasswordChangeRefusal(400, PASSWORD_CHANGE_ERRORS.wrongCurrentPassword, verifyMs);
-  }
-
-  const failed = failedPasswordRules({
-    password: NewPassword,
-    email: user.email,
-    currentPassword: OldPassword,
-  });
+  const failed = failedPasswordRules({ password: NewPassword, email: user.email, currentPassword: OldPassword });
   if (failed.length > 0) {
-    throw new PasswordChangeRefusal(
-      400,
-      failed.map((id) => PASSWORD_RULE_SERVER_ERRORS[id]).join(' '),
-      verifyMs,
-    );
+    const message = failed.map((id) => PASSWORD_RULE_SERVER_ERRORS[id]).join(' ');
+    throw new PasswordChangeRefusal(400, message, undefined);
   }
+
+  const { verifyMs, hash: currentHash } = await verifyCurrentPassword(
+    deps,
+    actor,
+    OldPassword,
+    PASSWORD_CHANGE_ERRORS.wrongCurrentPassword,
+  );
 
   const hashStart = performance.now();
   const newHash = await hashPassword(NewPassword);
   const hashMs = performance.now() - hashStart;
 
-  const revoked = db
+  const revoked = deps.db
     .transaction(() => {
-      if (!directory.replacePasswordHash(user.id, currentHash, newHash)) {
+      if (!deps.directory.replacePasswordHash(user.id, currentHash, newHash)) {
         // Another change of this user's password committed while this one was hashing.
         throw new PasswordChangeRefusal(
           409,
@@ -101,8 +120,11 @@ export async function changePassword(
           verifyMs,
         );
       }
-      throttle.clear(user.id);
-      return oidcStore ? oidcStore.revokeAccountExcept(user.id, keepSessionUid) : null;
+      deps.throttle.clear(user.id);
+      const ended = deps.sessions.endOtherSessions(user.id, actor.sessionUid);
+      deps.factors.endOtherStepUpGrants(user.id, actor.grantKey);
+      deps.notifier.queue(user, { type: 'password-changed' }, { userAgent: actor.userAgent, at: deps.now() });
+      return ended;
     })
     .immediate();
 

@@ -1,11 +1,17 @@
 import type { Db } from '../db/connection.js';
+import { HttpError } from '../http/errors.js';
+import { PASSWORD_CHANGE_ERRORS } from 'shared-auth/contract';
 
 /**
- * Wrong current passwords per user on PUT /api/password/:sub/change: after MAX_FAILURES within WINDOW_MS, every
- * change attempt of that user (even with the right password) is refused with 429 until the oldest of those
- * failures leaves the window. A successful change clears the count. Stricter than sign-in (10 per 15 minutes,
- * Okta locks out after 10) because the caller already holds a valid access token: this guards against
- * someone at an unlocked, signed-in browser guessing the password to take the account over.
+ * Wrong passwords per user given to a signed-in call (PUT /api/password/:sub/change and
+ * POST /api/stepup/:sub/reauthenticate): after MAX_FAILURES within WINDOW_MS, every such attempt of that user
+ * (even with the right password) is refused with 429 until the oldest of those failures leaves the window. A
+ * correct password clears the count. Stricter than sign-in (10 per 15 minutes) because the caller already holds
+ * a valid access token: this guards against someone at an unlocked, signed-in browser guessing the password.
+ *
+ * Each attempt is reserved (recorded as a failure) BEFORE the argon2 check and taken back when the password was
+ * right, so a parallel burst gets at most the limit checked, and an attempt that cannot be recorded (full or
+ * read-only disk) is refused with the storage error (503) before anything is checked.
  *
  * Kept in SQLite (migration 003), so a restart does not reset it.
  */
@@ -24,6 +30,7 @@ export class PasswordChangeThrottle {
   private readonly maxFailures: number;
   private readonly windowMs: number;
   private readonly now: () => number;
+  private readonly reserveAttempt;
 
   constructor(db: Db, options: PasswordChangeThrottleOptions = {}) {
     this.maxFailures = options.maxFailures ?? PASSWORD_CHANGE_MAX_FAILURES;
@@ -39,6 +46,20 @@ export class PasswordChangeThrottle {
       pruneUser: db.prepare('DELETE FROM password_change_failures WHERE user_id = ? AND failed_at <= ?'),
       clear: db.prepare('DELETE FROM password_change_failures WHERE user_id = ?'),
     };
+    // IMMEDIATE: the check and the record are one step for every process that shares the file.
+    this.reserveAttempt = db
+      .transaction((userId: string) => {
+        const waitMs = this.retryAfterMs(userId);
+        if (waitMs > 0) {
+          const seconds = Math.ceil(waitMs / 1000);
+          throw new HttpError(429, PASSWORD_CHANGE_ERRORS.throttled(seconds), {
+            'Retry-After': String(seconds),
+          });
+        }
+        const now = this.now();
+        this.statements.pruneUser.run(userId, now - this.windowMs);
+        this.statements.insert.run(userId, now);
+      });
   }
 
   /** Milliseconds until this user may try again; 0 when they may try now. */
@@ -51,13 +72,20 @@ export class PasswordChangeThrottle {
     return Math.max(0, oldest + this.windowMs - now);
   }
 
-  recordFailure(userId: string): void {
-    const now = this.now();
-    this.statements.pruneUser.run(userId, now - this.windowMs);
-    this.statements.insert.run(userId, now);
+  /**
+   * Counts one attempt before the password is checked; throws the 429 HttpError at the limit. A wrong password
+   * leaves it counted; a right one calls `clear`. Returns whether this attempt, if wrong, locks the user out
+   * (it is the one that reaches the limit), so the caller can tell the account holder.
+   */
+  reserve(userId: string): { locksIfWrong: boolean; lockedUntil: () => number } {
+    this.reserveAttempt.immediate(userId);
+    return {
+      locksIfWrong: this.retryAfterMs(userId) > 0,
+      lockedUntil: () => this.now() + this.retryAfterMs(userId),
+    };
   }
 
-  /** After a successful change. Synchronous: may run inside the change's transaction. */
+  /** After a correct password. Synchronous: may run inside the change's transaction. */
   clear(userId: string): void {
     this.statements.clear.run(userId);
   }

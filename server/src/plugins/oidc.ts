@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { SqliteOidcStore } from '../oidc/adapter.js';
+import { providerEdge } from '../oidc/edge.js';
 import { interactionRoutes } from '../oidc/interactions/routes.js';
 import { loadCookieKeys } from '../oidc/keys.js';
-import { normaliseRevokeRequest, providerCors } from '../oidc/okta-compat.js';
+import { providerCors, readRevokeRequest, RevokeRequestError } from '../oidc/okta-compat.js';
+import { accessTokenRevoker } from '../oidc/revocation.js';
 import { createProvider, INTERACTION_PATH, OKTA_ROUTES } from '../oidc/provider.js';
 import { userinfoRoutes } from '../oidc/userinfo.js';
 
@@ -16,8 +17,8 @@ const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
  */
 export default fp(
   async function oidcPlugin(app: FastifyInstance) {
-    const { config, directory, signingKeys } = app;
-    if (!config.embedded || !signingKeys) {
+    const { config, directory, signingKeys, oidcStore: store } = app;
+    if (!config.embedded || !signingKeys || !store) {
       app.log.info(
         { issuer: config.issuer },
         'embedded identity provider off: verifying tokens of the Okta org',
@@ -25,7 +26,6 @@ export default fp(
       return;
     }
 
-    const store = new SqliteOidcStore(app.db);
     const provider = createProvider({
       config,
       directory,
@@ -44,11 +44,21 @@ export default fp(
     app.addHook('onClose', async () => clearInterval(cleanup));
 
     const handle = provider.callback();
+    // /v1/revoke: the form is read once here; an access token (a JWT the provider does not store) is recorded
+    // as revoked, then the provider handles the request as usual (a refresh token ends its whole grant).
+    const revokeAccessToken = accessTokenRevoker(signingKeys.publicJwks, config.issuer, store);
+    const revoke = async (req: IncomingMessage) => {
+      const { request, form } = await readRevokeRequest(req);
+      if (await revokeAccessToken(form)) app.log.info('access token revoked');
+      return request;
+    };
     const cors = providerCors(config.allowedOrigins);
     // Paths under the mount that are Fastify routes, not the provider's.
     const ownRoutes = (url: string) =>
       url.startsWith(`${INTERACTION_PATH}/`) || url.split('?')[0] === OKTA_ROUTES.userinfo;
 
+    // First: the host pinned to PUBLIC_URL, per-address limits, state/nonce caps (src/oidc/edge.ts).
+    app.use(config.oidcMountPath, providerEdge(config, app.now));
     app.use(
       config.oidcMountPath,
       (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
@@ -58,9 +68,16 @@ export default fp(
           const url = req.url ?? '/';
           if (ownRoutes(url)) return next();
           const isRevoke = req.method === 'POST' && url.split('?')[0] === OKTA_ROUTES.revocation;
-          (isRevoke ? normaliseRevokeRequest(req) : Promise.resolve(req)).then(
+          if (!isRevoke) return void handle(req, res);
+          revoke(req).then(
             (request) => handle(request, res),
-            (failure: unknown) => next(failure),
+            (failure: unknown) => {
+              if (!(failure instanceof RevokeRequestError)) return next(failure);
+              res.statusCode = failure.statusCode;
+              res.setHeader('Content-Type', 'application/json; charset=utf-8');
+              res.setHeader('Cache-Control', 'no-store');
+              res.end(JSON.stringify({ error: failure.error, error_description: failure.description }));
+            },
           );
         });
       },

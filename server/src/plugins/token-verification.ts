@@ -1,24 +1,49 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { localVerifier, oktaVerifier } from '../auth/verifier.js';
+import { orgSessions, providerSessions } from '../auth/sessions.js';
+import { localVerifier, oktaVerifier, type TokenPolicy } from '../auth/verifier.js';
+import { sessionGrantKey } from '../factors/http.js';
+import { SqliteOidcStore } from '../oidc/adapter.js';
 import { loadSigningKeys } from '../oidc/keys.js';
+
+/** The scope every access token must carry for the API. */
+export const API_REQUIRED_SCOPE = 'openid';
 
 /**
  * How access tokens are checked. Embedded mode: against the provider's own signing key, loaded here from
- * DATA_DIR (the provider plugin signs with the same key). Okta mode: against the org's JWKS over HTTPS.
+ * DATA_DIR (the provider plugin signs with the same key), and on every call against the provider's store: the
+ * token's session and grant must still exist. Okta mode: against the org's JWKS over HTTPS.
  */
 export default fp(
   async function tokenVerificationPlugin(app: FastifyInstance) {
     const { config } = app;
+    const policy: TokenPolicy = { clientIds: [config.settings.ClientId], requiredScope: API_REQUIRED_SCOPE };
     if (config.embedded) {
       const keys = await loadSigningKeys(config.DATA_DIR);
+      // A session that ends (sign-out, or ended by a password or factor change) takes its step-up grants along,
+      // in the same transaction. The factors plugin registers later; the callback runs only once requests do.
+      const store = new SqliteOidcStore(app.db, {
+        onSessionsEnded: (accountId, uids) =>
+          app.factors.endStepUpGrants(accountId, uids.map(sessionGrantKey)),
+      });
+      const sessions = providerSessions(store);
       app.decorate('signingKeys', keys);
-      app.decorate('tokenVerifier', localVerifier(keys.publicJwks, config.issuer, config.API_AUDIENCE));
+      app.decorate('oidcStore', store);
+      app.decorate('accountSessions', sessions);
+      app.decorate(
+        'tokenVerifier',
+        localVerifier(keys.publicJwks, config.issuer, config.API_AUDIENCE, {
+          ...policy,
+          isAlive: (token) => sessions.isAlive(token),
+        }),
+      );
     } else {
       app.decorate('signingKeys', null);
-      app.decorate('tokenVerifier', oktaVerifier(config.issuer, config.API_AUDIENCE));
+      app.decorate('oidcStore', null);
+      app.decorate('accountSessions', orgSessions());
+      app.decorate('tokenVerifier', oktaVerifier(config.issuer, config.API_AUDIENCE, policy));
     }
     app.decorateRequest('caller', null);
   },
-  { name: 'token-verification' },
+  { name: 'token-verification', dependencies: ['db'] },
 );

@@ -3,6 +3,8 @@ import type { Db } from '../db/connection.js';
 import type { Directory, User } from '../directory/directory.js';
 import type { AccessTokenClaims, TokenVerifier } from '../auth/verifier.js';
 import type { SigningKeys } from '../oidc/keys.js';
+import type { SqliteOidcStore } from '../oidc/adapter.js';
+import type { AccountSessions } from '../auth/sessions.js';
 
 /** The signed-in caller of an /api request, set by the auth hook. */
 export interface Caller {
@@ -20,6 +22,10 @@ declare module 'fastify' {
     tokenVerifier: TokenVerifier;
     /** Present in embedded mode only. */
     signingKeys: SigningKeys | null;
+    /** The embedded provider's store (sessions, grants, refresh tokens); null in Okta mode. */
+    oidcStore: SqliteOidcStore | null;
+    /** The sign-in sessions behind access tokens (the provider's, or the Okta org's). */
+    accountSessions: AccountSessions;
   }
   interface FastifyRequest {
     caller: Caller | null;

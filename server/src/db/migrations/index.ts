@@ -5,6 +5,7 @@ import { m003PasswordChangeThrottle } from './003-password-change-throttle.js';
 import { m004Factors } from './004-factors.js';
 import { m005Mailbox } from './005-mailbox.js';
 import { m006AccountProtection } from './006-account-protection.js';
+import { m007HashedProviderIds } from './007-hashed-provider-ids.js';
 
 export interface Migration {
   name: string;
@@ -19,4 +20,5 @@ export const migrations: readonly Migration[] = [
   m004Factors,
   m005Mailbox,
   m006AccountProtection,
+  m007HashedProviderIds,
 ];

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { callerOf } from '../../../auth/caller.js';
 import type { FactorType } from '../../../factors/store.js';
 import { sendJsonText } from '../../../http/json-text.js';
-import { refuseFederated, sessionIdOf } from '../../../factors/http.js';
+import { actorOf, refuseFederated, sessionIdOf } from '../../../factors/http.js';
 
 const subParams = z.object({ sub: z.string().min(1).max(100) });
 // opt-in and opt-out carry no payload in the spec; an empty JSON object is accepted too.
@@ -33,13 +33,14 @@ function factorRoutes(type: FactorType) {
     });
 
     app.post('/:sub/enroll', { schema: { params: subParams, body: noBody } }, async (request, reply) => {
-      const { user } = callerOf(request);
+      const actor = actorOf(app, request);
+      const { user } = actor;
       if (type === 'google-auth') {
-        const enrolment = app.factors.enrollGoogle(user);
+        const enrolment = app.factors.enrollGoogle(actor);
         request.log.info({ userId: user.id }, 'authenticator enrolment started');
         return sendJsonText(reply, googleEnrollResponseSchema, enrolment);
       }
-      const status = await app.factors.enrollEmail(user);
+      const status = await app.factors.enrollEmail(actor);
       request.log.info({ userId: user.id }, 'email enrolment code sent');
       return sendJsonText(reply, emailEnrollResponseSchema, { status });
     });
@@ -53,23 +54,25 @@ function factorRoutes(type: FactorType) {
       '/:sub/activate',
       { schema: { params: subParams, body: activateBodySchema } },
       async (request, reply) => {
-        const caller = callerOf(request);
-        const result = app.factors.activate(caller.user, sessionIdOf(caller), type, request.body.code);
-        request.log.info({ userId: caller.user.id, factor: type }, '2-step factor activated');
+        const actor = actorOf(app, request);
+        const result = app.factors.activate(actor, type, request.body.code);
+        request.log.info({ userId: actor.user.id, factor: type }, '2-step factor activated');
         return sendJsonText(reply, factorStatusResponseSchema, result);
       },
     );
 
     app.put('/:sub/opt-in', { schema: { params: subParams, body: noBody } }, async (request, reply) => {
-      const { user } = callerOf(request);
-      const result = app.factors.optIn(user, type);
+      const actor = actorOf(app, request);
+      const { user } = actor;
+      const result = app.factors.optIn(actor, type);
       request.log.info({ userId: user.id, factor: type }, '2-step factor turned on');
       return sendJsonText(reply, factorStatusResponseSchema, result);
     });
 
     app.delete('/:sub/opt-out', { schema: { params: subParams, body: noBody } }, async (request, reply) => {
-      const { user } = callerOf(request);
-      const result = app.factors.optOut(user, type);
+      const actor = actorOf(app, request);
+      const { user } = actor;
+      const result = app.factors.optOut(actor, type);
       request.log.info({ userId: user.id, factor: type }, '2-step factor turned off');
       return sendJsonText(reply, factorStatusResponseSchema, result);
     });
@@ -78,8 +81,9 @@ function factorRoutes(type: FactorType) {
       '/:sub/reset',
       { schema: { params: subParams, body: resetBodySchema } },
       async (request, reply) => {
-        const { user } = callerOf(request);
-        const result = app.factors.reset(user, type);
+        const actor = actorOf(app, request);
+        const { user } = actor;
+        const result = app.factors.reset(actor, type);
         request.log.info({ userId: user.id, factor: type }, '2-step factor removed');
         return sendJsonText(reply, factorStatusResponseSchema, result);
       },

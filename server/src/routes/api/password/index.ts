@@ -6,22 +6,15 @@ import {
   passwordChangeResponseSchema,
 } from 'shared-auth/contract';
 import { z } from 'zod';
-import { callerOf } from '../../../auth/caller.js';
+import { isStorageUnavailableError } from '../../../db/errors.js';
+import { actorOf } from '../../../factors/http.js';
 import { HttpError } from '../../../http/errors.js';
 import { sendJsonText } from '../../../http/json-text.js';
-import { SqliteOidcStore } from '../../../oidc/adapter.js';
 import { changePassword, PasswordChangeRefusal } from '../../../password/change-password.js';
+import { serverTiming } from '../../../password/server-timing.js';
 import { PasswordChangeThrottle } from '../../../password/throttle.js';
 
 const paramsSchema = z.object({ sub: z.string().min(1).max(100) });
-
-const serverTiming = (verifyMs: number | undefined, hashMs?: number) =>
-  [
-    verifyMs === undefined ? undefined : `argon2-verify;dur=${verifyMs.toFixed(1)}`,
-    hashMs === undefined ? undefined : `argon2-hash;dur=${hashMs.toFixed(1)}`,
-  ]
-    .filter(Boolean)
-    .join(', ');
 
 /** PUT /api/password/:sub/change (spec section 7). The /api hook has already checked the token and the sub. */
 export default async function passwordRoutes(fastify: FastifyInstance) {
@@ -30,18 +23,20 @@ export default async function passwordRoutes(fastify: FastifyInstance) {
     db: app.db,
     directory: app.directory,
     throttle: new PasswordChangeThrottle(app.db, { now: () => app.now() }),
-    // The same tables the provider's own store uses; another instance only prepares its statements again.
-    oidcStore: app.config.embedded ? new SqliteOidcStore(app.db) : null,
+    factors: app.factors,
+    sessions: app.accountSessions,
+    notifier: app.notifier,
+    now: () => app.now(),
   };
 
   app.put(
     '/:sub/change',
     { schema: { params: paramsSchema, body: passwordChangeRequestSchema } },
     async (request, reply) => {
-      const { user, claims } = callerOf(request);
-      const sid = typeof claims.sid === 'string' ? claims.sid : undefined;
+      const actor = actorOf(app, request);
+      const { user } = actor;
       try {
-        const outcome = await changePassword(deps, user, sid, request.body);
+        const outcome = await changePassword(deps, actor, request.body);
         request.log.info(
           {
             userId: user.id,
@@ -62,6 +57,9 @@ export default async function passwordRoutes(fastify: FastifyInstance) {
           if (error.verifyMs !== undefined) reply.header('Server-Timing', serverTiming(error.verifyMs));
           throw error;
         }
+        // Refusals (step-up, throttle) and storage that cannot take the attempt (503, fail closed) keep their
+        // own answers.
+        if (error instanceof HttpError || isStorageUnavailableError(error)) throw error;
         // Everything not foreseen above: the one text the page turns into its Error view.
         request.log.error({ err: error, userId: user.id }, 'password change failed');
         throw new HttpError(500, PASSWORD_CHANGE_GENERIC_ERROR);

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   challengeResponseSchema,
+  reauthenticateBodySchema,
   sendChallengeResponseSchema,
   stepUpChallengeFactorSchema,
   stepUpVerifyBodySchema,
@@ -11,7 +12,10 @@ import {
 import { z } from 'zod';
 import { callerOf } from '../../../auth/caller.js';
 import { sendJsonText } from '../../../http/json-text.js';
-import { refuseFederated, sessionIdOf } from '../../../factors/http.js';
+import { actorOf, refuseFederated, sessionIdOf } from '../../../factors/http.js';
+import { reauthenticate } from '../../../password/reauthenticate.js';
+import { serverTiming } from '../../../password/server-timing.js';
+import { PasswordChangeThrottle } from '../../../password/throttle.js';
 
 const subParams = z.object({ sub: z.string().min(1).max(100) });
 
@@ -54,10 +58,33 @@ export default async function stepUpRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request);
+      const actor = actorOf(app, request);
       const { factor } = request.params;
-      const expiresAt = app.factors.stepUp(caller.user, sessionIdOf(caller), factor, request.body.passCode);
-      request.log.info({ userId: caller.user.id, factor }, 'step-up verified');
+      const expiresAt = app.factors.stepUp(actor, factor, request.body.passCode);
+      request.log.info({ userId: actor.user.id, factor }, 'step-up verified');
+      return sendJsonText(reply, stepUpVerifyResponseSchema, {
+        status: 'VERIFIED',
+        expiresAt: new Date(expiresAt).toISOString(),
+      });
+    },
+  );
+
+  // "Confirm it's you": the password again before the first factor (FactorService.requireFreshProof).
+  const reauthenticateDeps = {
+    directory: app.directory,
+    throttle: new PasswordChangeThrottle(app.db, { now: () => app.now() }),
+    notifier: app.notifier,
+    factors: app.factors,
+    now: () => app.now(),
+  };
+  app.post(
+    '/:sub/reauthenticate',
+    { schema: { params: subParams, body: reauthenticateBodySchema } },
+    async (request, reply) => {
+      const actor = actorOf(app, request);
+      const { expiresAt, verifyMs } = await reauthenticate(reauthenticateDeps, actor, request.body.password);
+      request.log.info({ userId: actor.user.id }, 'password confirmed for a first 2-step factor');
+      reply.header('Server-Timing', serverTiming(verifyMs));
       return sendJsonText(reply, stepUpVerifyResponseSchema, {
         status: 'VERIFIED',
         expiresAt: new Date(expiresAt).toISOString(),

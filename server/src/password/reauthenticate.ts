@@ -1,0 +1,23 @@
+import { REAUTHENTICATION_WRONG_PASSWORD_ERROR } from 'shared-auth/contract';
+import type { Actor } from '../factors/service.js';
+import { HttpError } from '../http/errors.js';
+import { verifyCurrentPassword, type PasswordChangeDeps } from './change-password.js';
+
+/**
+ * "Confirm it's you": the password again, so a session that signed in more than 5 minutes ago may turn on the
+ * account's first 2-step factor. Same throttle as the password change (a wrong password here is a wrong password
+ * there). Accounts that already have a factor prove themselves with it (step-up) instead.
+ */
+export async function reauthenticate(
+  deps: Pick<PasswordChangeDeps, 'directory' | 'throttle' | 'notifier' | 'now' | 'factors'>,
+  actor: Actor,
+  password: string,
+): Promise<{ expiresAt: number; verifyMs: number }> {
+  const { user } = actor;
+  if (deps.factors.hasActiveFactor(user.id)) {
+    throw new HttpError(409, 'This account has 2-step verification: verify with one of its factors instead.');
+  }
+  const { verifyMs } = await verifyCurrentPassword(deps, actor, password, REAUTHENTICATION_WRONG_PASSWORD_ERROR);
+  deps.throttle.clear(user.id);
+  return { expiresAt: deps.factors.grantReauthentication(actor), verifyMs };
+}
