@@ -168,21 +168,22 @@ describe('provider storage', () => {
 });
 
 describe('sign-in throttle', () => {
-  it('allows 10 failures per email in 15 minutes, then waits for the oldest to age out', () => {
+  it('allows 10 failures per key in 15 minutes, then waits for the oldest to age out', () => {
     let now = 0;
-    const throttle = new SignInThrottle(10, 15 * 60_000, () => now);
+    const { db } = freshDb();
+    const throttle = new SignInThrottle(db, () => now, 10, 15 * 60_000);
     for (let i = 0; i < 10; i += 1) {
-      expect(throttle.retryAfter('a@x')).toBe(0);
-      throttle.recordFailure('a@x');
+      expect(throttle.reserve('email:a').kind).toBe('reserved');
       now += 1000;
     }
-    expect(throttle.retryAfter('A@X')).toBe(15 * 60_000 - 10_000);
-    expect(throttle.retryAfter('b@x')).toBe(0);
+    expect(throttle.reserve('email:a')).toEqual({ kind: 'refused', retryAfterMs: 15 * 60_000 - 10_000 });
+    expect(throttle.reserve('email:b').kind).toBe('reserved');
     now = 15 * 60_000 + 1;
-    expect(throttle.retryAfter('a@x')).toBe(0);
-    throttle.recordFailure('a@x');
-    throttle.recordSuccess('a@x');
-    expect(throttle.retryAfter('a@x')).toBe(0);
+    const again = throttle.reserve('email:a');
+    if (again.kind !== 'reserved') throw new Error('expected a reservation');
+    throttle.succeeded(again.reservation);
+    expect(throttle.retryAfter('email:a')).toBe(0);
+    db.close();
   });
 });
 

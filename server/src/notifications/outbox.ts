@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connection.js';
 import type { Mailer } from '../mail/mailer.js';
-import { composeNotice } from './texts.js';
+import { composeNotice, subjectOf } from './texts.js';
 import type { AccountEvent, EventContext, NotificationRecipient, Notifier } from './types.js';
 
 /** Sends per row before the row is given up (about 9 hours of retries with the delays below). */
@@ -79,6 +79,9 @@ export class Outbox implements Notifier {
       release: db.prepare<[number, number]>(
         'UPDATE notifications SET attempts = attempts - 1, next_attempt_at = ? WHERE id = ? AND sent_at IS NULL',
       ),
+      queuedSince: db.prepare<[string, string, number]>(
+        'SELECT 1 FROM notifications WHERE user_id = ? AND subject = ? AND created_at >= ? LIMIT 1',
+      ),
       prune: db.prepare<[number, number]>(
         `DELETE FROM notifications WHERE created_at < ? AND (sent_at IS NOT NULL OR attempts >= ?)`,
       ),
@@ -97,6 +100,14 @@ export class Outbox implements Notifier {
     const now = this.options.now();
     this.s.insert.run(recipient.id, recipient.email, subject, text, now, now);
     this.kick();
+  }
+
+  /**
+   * Whether a notice of this kind of event was queued for the account since `since` (ms): lets a caller send
+   * one notice per lockout period instead of one per lockout of a sliding window.
+   */
+  queuedSince(recipientId: string, event: AccountEvent, since: number): boolean {
+    return this.s.queuedSince.get(recipientId, subjectOf(event), since) !== undefined;
   }
 
   /**

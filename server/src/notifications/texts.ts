@@ -106,6 +106,11 @@ function partsOf(event: AccountEvent): Parts {
   }
 }
 
+/** The subject of an event's notice: one per kind of event (the lock's end time is in the text only). */
+export function subjectOf(event: AccountEvent): string {
+  return partsOf(event).subject;
+}
+
 /**
  * The notice mailed to the account holder: what happened, when, from which browser, and what to do if it wasn't
  * them. Plain text, and never a secret, code or token: only the event, the time and the browser's name.

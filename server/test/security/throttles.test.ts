@@ -9,7 +9,8 @@
  * | wrong codes: activate                           | here                                                   |
  * | wrong codes: sign-in code step                  | here                                                   |
  * | wrong current passwords: password change        | password.test.ts "throttle of wrong current passwords" |
- * | failed sign-ins per email: sign-in form         | here                                                   |
+ * | failed sign-ins per email: sign-in form         | here; bursts, restarts, device cookies, full disk:     |
+ * |                                                 | signin-hardening.test.ts                               |
  * | sign-in form posts per address (60 a minute)    | here                                                   |
  * | email sends: step-up challenge                  | security.test.ts "sends at most one code every 30 s"   |
  * | email sends: enrolment, sign-in "Send code"     | here                                                   |
@@ -19,7 +20,7 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { apiPaths, INVALID_CODE_ERROR } from 'shared-auth/contract';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WINDOW_MS as SIGN_IN_WINDOW_MS } from '../../src/oidc/interactions/throttle.js';
 import { WRONG_CODE_WINDOW_MS } from '../../src/factors/throttle.js';
 import {
@@ -27,6 +28,7 @@ import {
   CookieJar,
   exchangeCode,
   follow,
+  hiddenFields,
   pkcePair,
   startApp,
   type TestApp,
@@ -39,6 +41,7 @@ import {
   lastCodeFor,
   newUser,
   signInSession,
+  clockInStep,
   startClockedApp,
   totp,
   type ClockedApp,
@@ -60,7 +63,8 @@ async function openSignIn(app: FastifyInstance) {
         method: 'POST',
         url: formAction(page.body),
         headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams(fields).toString(),
+        // As a browser posts the form: its hidden CSRF token too.
+        payload: new URLSearchParams({ ...hiddenFields(page.body), ...fields }).toString(),
       });
       const next = await follow(app, jar, response);
       // A page with a form (the same step again, or the next one) replaces the current one.
@@ -82,6 +86,7 @@ describe('limits on the app clock', () => {
     t = await startClockedApp();
   });
   afterAll(async () => t.close());
+  beforeEach(() => clockInStep(t));
 
   it('wrong activation codes: 5 in 5 minutes, then 429 even for the right code, then it activates', async () => {
     const s = await signInSession(t.app, await newUser(t.app));

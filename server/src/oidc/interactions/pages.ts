@@ -1,4 +1,5 @@
 import { escapeHtml, page } from '../html.js';
+import { CSRF_FIELD } from './csrf.js';
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password.';
 export const MISSING_CREDENTIALS = 'Enter your email and password.';
@@ -8,14 +9,25 @@ export function tooManyAttempts(retryAfterMs: number): string {
   return `Too many failed sign-in attempts for this email. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 }
 
+export const SIGN_IN_UNAVAILABLE = 'Sign-in is not possible right now. Try again in a moment.';
+export const FORM_FROM_ANOTHER_SITE = 'This sign-in form was sent from another site.';
+export const FORM_NOT_VALID = 'This sign-in form has expired or was not sent from this site.';
+
+/** The hidden field that proves a post comes from a form this server rendered for this interaction. */
+function csrfInput(csrf: string): string {
+  return `<input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(csrf)}">`;
+}
+
 export interface SignInPageOptions {
   action: string;
+  /** The interaction's CSRF token. */
+  csrf: string;
   email?: string;
   error?: string;
 }
 
 /** Step 1 of sign-in: email and password. Plain HTML: no client JS, labelled fields, errors in role=alert. */
-export function signInPage({ action, email = '', error }: SignInPageOptions): string {
+export function signInPage({ action, csrf, email = '', error }: SignInPageOptions): string {
   const describedBy = error ? ' aria-describedby="form-error"' : '';
   return page(
     'Sign in · My Profile',
@@ -23,6 +35,7 @@ export function signInPage({ action, email = '', error }: SignInPageOptions): st
 <p class="muted">Use the email and password of your account.</p>
 ${error ? `<div id="form-error" role="alert">${escapeHtml(error)}</div>` : ''}
 <form method="post" action="${escapeHtml(action)}" novalidate>
+${csrfInput(csrf)}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"${describedBy}${email ? '' : ' autofocus'}>
 <label for="password">Password</label>
@@ -41,11 +54,26 @@ export function interactionErrorPage(message: string, portalUrl: string): string
   );
 }
 
+/**
+ * The answer when a sign-in attempt cannot be recorded (full, read-only or locked database): the same page
+ * whatever was typed, so it tells nothing about the password; "Try again" reopens the current step.
+ */
+export function signInUnavailablePage(retryUrl: string): string {
+  return page(
+    'Sign-in problem',
+    `<h1>Sign in</h1>
+<p role="alert">${escapeHtml(SIGN_IN_UNAVAILABLE)}</p>
+<p><a href="${escapeHtml(retryUrl)}">Try again</a></p>`,
+  );
+}
+
 export const WRONG_VERIFICATION_CODE = 'That verification code is not correct. Check it and try again.';
 export const MISSING_VERIFICATION_CODE = 'Enter the verification code.';
 
 export interface VerificationCodePageOptions {
   action: string;
+  /** The interaction's CSRF token. */
+  csrf: string;
   /** Which active factors the account has; the text and the email button follow them. */
   authenticator: boolean;
   email: boolean;
@@ -57,6 +85,7 @@ export interface VerificationCodePageOptions {
 /** Step 2 of sign-in for accounts with 2-step verification: a code from the app or from an email. */
 export function verificationCodePage({
   action,
+  csrf,
   authenticator,
   email,
   error,
@@ -76,6 +105,7 @@ export function verificationCodePage({
 ${error ? `<div id="form-error" role="alert">${escapeHtml(error)}</div>` : ''}
 ${notice ? `<div id="form-notice" role="status" class="notice">${escapeHtml(notice)}</div>` : ''}
 <form method="post" action="${escapeHtml(action)}" novalidate>
+${csrfInput(csrf)}
 <label for="code">Verification code</label>
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="10" required autofocus${describedBy}>
 <button type="submit" name="action" value="verify">Verify</button>

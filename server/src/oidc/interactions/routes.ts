@@ -4,12 +4,25 @@ import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/index.js';
+import { isStorageUnavailableError } from '../../db/errors.js';
 import type { Directory } from '../../directory/directory.js';
 import type { FactorService } from '../../factors/service.js';
+import { loadCookieKeys } from '../keys.js';
 import { INTERACTION_PATH } from '../provider.js';
-import { interactionErrorPage } from './pages.js';
+import { CSRF_FIELD, csrfToken, isValidCsrfToken } from './csrf.js';
+import { deviceCookie, readDevice, trustAccount } from './device-cookie.js';
+import {
+  FORM_FROM_ANOTHER_SITE,
+  FORM_NOT_VALID,
+  interactionErrorPage,
+  signInUnavailablePage,
+} from './pages.js';
+import { SignInKeys } from './secrets.js';
 import { buildSteps, PASSWORD_STEP } from './steps.js';
-import { MAX_FAILURES, SignInThrottle, WINDOW_MS } from './throttle.js';
+import { SignInThrottle, WINDOW_MS } from './throttle.js';
+
+/** Retry-After of the 503 when a sign-in attempt cannot be recorded. */
+export const STORAGE_RETRY_AFTER_SECONDS = 30;
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -47,12 +60,19 @@ export async function interactionRoutes(
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `${config.oidcMountPath}${INTERACTION_PATH}`;
+  const keys = new SignInKeys(loadCookieKeys(config.DATA_DIR));
+  const publicOrigin = new URL(config.PUBLIC_URL).origin;
   // The app's clock (`app.now`, buildApp's `now` option), like every other time-based limit.
-  const steps = buildSteps(
+  const now = () => fastify.now();
+  const steps = buildSteps({
     directory,
-    new SignInThrottle(MAX_FAILURES, WINDOW_MS, () => fastify.now()),
     factors,
-  );
+    throttle: new SignInThrottle(fastify.db, now),
+    notifier: fastify.notifier,
+    hashEmail: (email) => keys.sign('throttle-key', email),
+    now,
+    lockMs: WINDOW_MS,
+  });
 
   const html = (reply: FastifyReply, statusCode: number, body: string) =>
     reply.code(statusCode).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
@@ -127,9 +147,79 @@ export async function interactionRoutes(
     return html(
       reply,
       200,
-      step.render({ action: `${base}/${interaction.uid}/${step.name}`, accountId: progress?.accountId }),
+      step.render({
+        action: `${base}/${interaction.uid}/${step.name}`,
+        csrf: csrfToken(keys, interaction.uid),
+        accountId: progress?.accountId,
+      }),
     );
   });
+
+  async function submit(
+    request: FastifyRequest<{ Params: z.infer<typeof stepParamsSchema>; Body: z.infer<typeof formSchema> }>,
+    reply: FastifyReply,
+  ) {
+    const interaction = await load(request, reply, request.params.uid);
+    if (!interaction) return reply;
+    if (interaction.prompt.name !== 'login') {
+      return html(
+        reply,
+        400,
+        interactionErrorPage('This sign-in request is already complete.', config.PUBLIC_URL),
+      );
+    }
+    const progress = progressOf(interaction);
+    const expected = progress?.step ?? PASSWORD_STEP;
+    const step = steps.get(expected);
+    if (!step || request.params.step !== expected) {
+      return html(
+        reply,
+        400,
+        interactionErrorPage('This sign-in step is not expected now.', config.PUBLIC_URL),
+      );
+    }
+    const device = readDevice(request.headers.cookie, keys);
+    const outcome = await step.submit(
+      {
+        action: `${base}/${interaction.uid}/${step.name}`,
+        csrf: csrfToken(keys, interaction.uid),
+        accountId: progress?.accountId,
+        device,
+        userAgent: request.headers['user-agent'],
+      },
+      request.body,
+    );
+    switch (outcome.kind) {
+      case 'again':
+        if (outcome.headers) reply.headers(outcome.headers);
+        return html(reply, outcome.statusCode, outcome.html);
+      case 'next':
+        await saveProgress(interaction, {
+          step: outcome.step,
+          accountId: outcome.accountId,
+          amr: [...(progress?.amr ?? []), ...outcome.amr],
+        });
+        return reply.redirect(`${base}/${interaction.uid}`, 303);
+      case 'done':
+        request.log.info({ accountId: outcome.accountId }, 'signed in');
+        // This browser is now known to the account: its attempts count under their own throttle key.
+        reply.header(
+          'Set-Cookie',
+          deviceCookie(trustAccount(device, outcome.accountId), keys, {
+            path: config.oidcMountPath,
+            secure: config.secureCookies,
+          }),
+        );
+        return finish(request, reply, {
+          login: {
+            accountId: outcome.accountId,
+            amr: [...new Set([...(progress?.amr ?? []), ...outcome.amr])],
+            // A browser session: closing the browser ends the sign-in at the provider.
+            remember: false,
+          },
+        });
+    }
+  }
 
   app.post(
     `${base}/:uid/:step`,
@@ -139,48 +229,26 @@ export async function interactionRoutes(
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
-      const interaction = await load(request, reply, request.params.uid);
-      if (!interaction) return reply;
-      if (interaction.prompt.name !== 'login') {
-        return html(
-          reply,
-          400,
-          interactionErrorPage('This sign-in request is already complete.', config.PUBLIC_URL),
-        );
+      // CSRF: a browser's Origin, when it sends one, must be the portal's; the token is checked in every case.
+      const origin = request.headers.origin;
+      if (origin !== undefined && origin !== publicOrigin) {
+        request.log.warn({ origin }, 'sign-in post from another origin refused');
+        return html(reply, 403, interactionErrorPage(FORM_FROM_ANOTHER_SITE, config.PUBLIC_URL));
       }
-      const progress = progressOf(interaction);
-      const expected = progress?.step ?? PASSWORD_STEP;
-      const step = steps.get(expected);
-      if (!step || request.params.step !== expected) {
-        return html(
-          reply,
-          400,
-          interactionErrorPage('This sign-in step is not expected now.', config.PUBLIC_URL),
-        );
+      if (!isValidCsrfToken(keys, request.params.uid, request.body[CSRF_FIELD])) {
+        request.log.warn('sign-in post without a valid CSRF token refused');
+        return html(reply, 403, interactionErrorPage(FORM_NOT_VALID, config.PUBLIC_URL));
       }
-      const action = `${base}/${interaction.uid}/${step.name}`;
-      const outcome = await step.submit({ action, accountId: progress?.accountId }, request.body);
-      switch (outcome.kind) {
-        case 'again':
-          if (outcome.headers) reply.headers(outcome.headers);
-          return html(reply, outcome.statusCode, outcome.html);
-        case 'next':
-          await saveProgress(interaction, {
-            step: outcome.step,
-            accountId: outcome.accountId,
-            amr: [...(progress?.amr ?? []), ...outcome.amr],
-          });
-          return reply.redirect(`${base}/${interaction.uid}`, 303);
-        case 'done':
-          request.log.info({ accountId: outcome.accountId }, 'signed in');
-          return finish(request, reply, {
-            login: {
-              accountId: outcome.accountId,
-              amr: [...new Set([...(progress?.amr ?? []), ...outcome.amr])],
-              // A browser session: closing the browser ends the sign-in at the provider.
-              remember: false,
-            },
-          });
+      try {
+        return await submit(request, reply);
+      } catch (error) {
+        if (!isStorageUnavailableError(error)) throw error;
+        // Fail closed: an attempt that cannot be recorded is not checked, and the answer is the same whatever
+        // was typed.
+        request.log.warn({ err: error }, 'sign-in refused: the attempt cannot be recorded');
+        reply.removeHeader('Set-Cookie');
+        reply.header('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS));
+        return html(reply, 503, signInUnavailablePage(`${base}/${request.params.uid}`));
       }
     },
   );

@@ -7,9 +7,12 @@
  * interaction (server side) between steps.
  */
 import type { Directory, User } from '../../directory/directory.js';
+import { normaliseEmail } from '../../directory/directory.js';
 import type { FactorService } from '../../factors/service.js';
 import { HttpError } from '../../http/errors.js';
+import type { Outbox } from '../../notifications/outbox.js';
 import { INVALID_CODE_ERROR } from 'shared-auth/contract';
+import type { Device } from './device-cookie.js';
 import {
   MISSING_CREDENTIALS,
   MISSING_VERIFICATION_CODE,
@@ -19,7 +22,7 @@ import {
   WRONG_CREDENTIALS,
   WRONG_VERIFICATION_CODE,
 } from './pages.js';
-import type { SignInThrottle } from './throttle.js';
+import { deviceKey, emailKey, type SignInThrottle } from './throttle.js';
 
 export type StepOutcome =
   /** Show the step's page again, e.g. with an error (and headers such as Retry-After on a 429). */
@@ -32,8 +35,14 @@ export type StepOutcome =
 export interface StepContext {
   /** Where this step's form posts to. */
   action: string;
+  /** The interaction's CSRF token, for the form's hidden field. */
+  csrf: string;
   /** Set once an earlier step identified the account. */
   accountId?: string | undefined;
+  /** The browser's device cookie, when it has a valid one. */
+  device?: Device | undefined;
+  /** The request's User-Agent, for the account holder's notices. */
+  userAgent?: string | undefined;
 }
 
 export interface SignInStep {
@@ -47,43 +56,73 @@ export type NextStepAfterPassword = (user: User) => string | undefined;
 
 export const PASSWORD_STEP = 'password';
 
+export interface PasswordStepDeps {
+  directory: Directory;
+  throttle: SignInThrottle;
+  /** Tells the account holder when strangers' failures lock their email. */
+  notifier: Pick<Outbox, 'queue' | 'queuedSince'>;
+  /** A keyed hash of the server's, for the email throttle keys. */
+  hashEmail: (normalisedEmail: string) => string;
+  /** The app's clock. */
+  now: () => number;
+  /** How long a lockout lasts: at most one lock notice per account in this time. */
+  lockMs: number;
+}
+
 export function passwordStep(
-  directory: Directory,
-  throttle: SignInThrottle,
+  { directory, throttle, notifier, hashEmail, now, lockMs }: PasswordStepDeps,
   nextStepAfterPassword: NextStepAfterPassword,
 ): SignInStep {
+  /** Tells the account holder that their email is locked, once per lockout period. */
+  function noticeLock(user: User, key: string, userAgent: string | undefined) {
+    const at = now();
+    const event = {
+      type: 'account-locked',
+      reason: 'sign-in',
+      until: at + throttle.retryAfter(key),
+    } as const;
+    if (notifier.queuedSince(user.id, event, at - lockMs)) return;
+    notifier.queue({ id: user.id, email: user.email }, event, { at, userAgent });
+  }
+
   return {
     name: PASSWORD_STEP,
-    render: ({ action }) => signInPage({ action }),
-    async submit({ action }, form) {
+    render: ({ action, csrf }) => signInPage({ action, csrf }),
+    async submit({ action, csrf, device, userAgent }, form) {
       const email = (form.email ?? '').trim();
       const password = form.password ?? '';
       if (email === '' || password === '') {
         return {
           kind: 'again',
           statusCode: 400,
-          html: signInPage({ action, email, error: MISSING_CREDENTIALS }),
+          html: signInPage({ action, csrf, email, error: MISSING_CREDENTIALS }),
         };
       }
-      const wait = throttle.retryAfter(email);
-      if (wait > 0) {
+      // A browser that signed in to this account before counts under its own key; every other one under the email.
+      const account = directory.findByEmail(email);
+      const trusted = account !== undefined && device !== undefined && device.accounts.includes(account.id);
+      const key = trusted ? deviceKey(device.id, account.id) : emailKey(normaliseEmail(email), hashEmail);
+      // Reserved before argon2 runs; a storage error here refuses the sign-in (the routes answer 503).
+      const reserved = throttle.reserve(key);
+      if (reserved.kind === 'refused') {
         return {
           kind: 'again',
           statusCode: 429,
-          html: signInPage({ action, email, error: tooManyAttempts(wait) }),
-          headers: { 'Retry-After': String(Math.ceil(wait / 1000)) },
+          html: signInPage({ action, csrf, email, error: tooManyAttempts(reserved.retryAfterMs) }),
+          headers: { 'Retry-After': String(Math.ceil(reserved.retryAfterMs / 1000)) },
         };
       }
       const user = await directory.verifyPassword(email, password);
       if (!user) {
-        throttle.recordFailure(email);
+        // The failure that locks the email of an existing account (not a device's own key, not unknown emails).
+        if (account && !trusted && throttle.locks(reserved.reservation)) noticeLock(account, key, userAgent);
         return {
           kind: 'again',
           statusCode: 401,
-          html: signInPage({ action, email, error: WRONG_CREDENTIALS }),
+          html: signInPage({ action, csrf, email, error: WRONG_CREDENTIALS }),
         };
       }
-      throttle.recordSuccess(email);
+      throttle.succeeded(reserved.reservation);
       const next = nextStepAfterPassword(user);
       return next
         ? { kind: 'next', step: next, accountId: user.id, amr: ['pwd'] }
@@ -99,10 +138,15 @@ export const VERIFICATION_CODE_STEP = 'verification-code';
  * Wrong codes and email sends go through the same per-user throttles as the Security page.
  */
 export function verificationCodeStep(directory: Directory, factors: FactorService): SignInStep {
-  function pageFor(action: string, user: User, extra: { error?: string; notice?: string } = {}) {
+  function pageFor(
+    { action, csrf }: StepContext,
+    user: User,
+    extra: { error?: string; notice?: string } = {},
+  ) {
     const active = factors.activeTypes(user.id);
     return verificationCodePage({
       action,
+      csrf,
       authenticator: active.includes('google-auth'),
       email: active.includes('email'),
       ...extra,
@@ -111,12 +155,13 @@ export function verificationCodeStep(directory: Directory, factors: FactorServic
 
   return {
     name: VERIFICATION_CODE_STEP,
-    render({ action, accountId }) {
-      const user = accountId ? directory.findById(accountId) : undefined;
-      if (!user) return signInPage({ action, error: 'Sign in again.' });
-      return pageFor(action, user);
+    render(context) {
+      const user = context.accountId ? directory.findById(context.accountId) : undefined;
+      if (!user) return signInPage({ action: context.action, csrf: context.csrf, error: 'Sign in again.' });
+      return pageFor(context, user);
     },
-    async submit({ action, accountId }, form) {
+    async submit(context, form) {
+      const { accountId } = context;
       const user = accountId ? directory.findById(accountId) : undefined;
       if (!user) throw new Error('The verification-code step ran without an account');
       // The factors were removed meanwhile (e.g. in another browser): nothing more to check.
@@ -128,7 +173,7 @@ export function verificationCodeStep(directory: Directory, factors: FactorServic
       ) => ({
         kind: 'again' as const,
         statusCode,
-        html: pageFor(action, user, extra),
+        html: pageFor(context, user, extra),
         ...(headers ? { headers } : {}),
       });
       try {
@@ -150,16 +195,11 @@ export function verificationCodeStep(directory: Directory, factors: FactorServic
   };
 }
 
-export function buildSteps(
-  directory: Directory,
-  throttle: SignInThrottle,
-  factors: FactorService,
-): Map<string, SignInStep> {
+export function buildSteps(deps: PasswordStepDeps & { factors: FactorService }): Map<string, SignInStep> {
+  const { directory, factors } = deps;
   // A correct password finishes the login, unless the account has an active 2-step factor.
   const steps = [
-    passwordStep(directory, throttle, (user) =>
-      factors.hasActiveFactor(user.id) ? VERIFICATION_CODE_STEP : undefined,
-    ),
+    passwordStep(deps, (user) => (factors.hasActiveFactor(user.id) ? VERIFICATION_CODE_STEP : undefined)),
     verificationCodeStep(directory, factors),
   ];
   return new Map(steps.map((step) => [step.name, step]));
