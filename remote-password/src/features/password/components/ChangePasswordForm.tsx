@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type Ref } from 'react';
 import { Button, Flex, Typography } from 'shared-ui';
 import { Form, Input } from 'shared-ui/forms';
 import {
@@ -26,10 +26,12 @@ interface ChangePasswordFormProps {
   email: string;
   onCancel: () => void;
   onSave: (fields: PasswordChangeFields) => void;
+  /** The Save button, for the page to return the focus to it after a dialog it opened. */
+  saveRef?: Ref<HTMLButtonElement>;
 }
 
 /** The Change view's form: current, new and confirm, the live rules checklist, Cancel and Save. */
-export function ChangePasswordForm({ email, onCancel, onSave }: ChangePasswordFormProps) {
+export function ChangePasswordForm({ email, onCancel, onSave, saveRef }: ChangePasswordFormProps) {
   const [fields, setFields] = useState<PasswordChangeFields>({
     currentPassword: '',
     newPassword: '',
@@ -136,7 +138,7 @@ export function ChangePasswordForm({ email, onCancel, onSave }: ChangePasswordFo
 
       <Flex gap={12}>
         <Button onClick={onCancel}>Cancel</Button>
-        <Button type="primary" htmlType="submit" disabled={!canSave}>
+        <Button ref={saveRef} type="primary" htmlType="submit" disabled={!canSave}>
           Save
         </Button>
       </Flex>

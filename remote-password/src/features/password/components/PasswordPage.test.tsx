@@ -2,12 +2,16 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
 import { ApiError, AuthProvider, type PortalAuth } from 'shared-auth';
 import { PortalThemeProvider } from 'shared-ui';
+import { getChallenge, verifyStepUp } from 'shared-stepup/api';
 import { changePassword } from '../api/changePassword.js';
 import { PasswordPage } from './PasswordPage.js';
 
 jest.mock('../api/changePassword.js');
+jest.mock('shared-stepup/api');
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 const changePasswordMock = jest.mocked(changePassword);
+const getChallengeMock = jest.mocked(getChallenge);
+const verifyStepUpMock = jest.mocked(verifyStepUp);
 
 const CURRENT = 'Wonderland-42';
 const NEW = 'Tumbling-Down-7';
@@ -327,6 +331,108 @@ describe('PasswordPage', () => {
       expect(await screen.findByRole('dialog', { name: 'Changes could not be saved' })).toHaveTextContent(
         'Too many wrong current passwords. Try again in 15 minutes.',
       );
+    });
+  });
+
+  describe('step-up verification before the save (a user with an active 2-step factor)', () => {
+    const STEP_UP_TEXT =
+      'Step-up verification required: verify with one of your 2-step factors first (a verification lasts 5 minutes).';
+    const stepUpRequired = () => new ApiError(STEP_UP_TEXT, 403, 'step_up_required');
+    const stepUpDialog = () => screen.findByRole('dialog', { name: '2-step verification' });
+
+    beforeEach(() => localStorage.clear());
+
+    it('shows the step-up screens over the form, verifies, and saves the same change without retyping', async () => {
+      changePasswordMock.mockRejectedValueOnce(stepUpRequired()).mockResolvedValueOnce();
+      getChallengeMock.mockResolvedValue({ challengeUser: true, activeFactorsData: { googleAuth: {} } });
+      verifyStepUpMock.mockResolvedValue();
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+
+      const dialog = await stepUpDialog();
+      expect(within(dialog).getByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+      expect(dialog).toHaveTextContent('You will access security information after verification.');
+      expect(screen.queryByRole('dialog', { name: 'Changes could not be saved' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('dialog', { name: 'Saving' })).not.toBeInTheDocument();
+      expect(getChallengeMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', {
+        signal: expect.any(AbortSignal),
+      });
+
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
+      expect(
+        await within(dialog).findByRole('heading', {
+          name: 'Please check your code on Google Authenticator',
+        }),
+      ).toBeInTheDocument();
+      await userEvent.type(within(dialog).getByLabelText('Enter authentication code'), '123456');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
+
+      expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
+      expect(verifyStepUpMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'google-auth', '123456', {
+        signal: expect.any(AbortSignal),
+      });
+      expect(changePasswordMock).toHaveBeenCalledTimes(2);
+      expect(changePasswordMock).toHaveBeenNthCalledWith(2, expect.anything(), '00u1alice', {
+        OldPassword: CURRENT,
+        NewPassword: NEW,
+      });
+      await waitFor(() =>
+        expect(screen.queryByRole('dialog', { name: '2-step verification' })).not.toBeInTheDocument(),
+      );
+      expect(screen.getByRole('button', { name: 'Change Password' })).toBeInTheDocument();
+    });
+
+    it('Close returns to the form with what was typed and the focus on Save, and saves nothing', async () => {
+      changePasswordMock.mockRejectedValue(stepUpRequired());
+      getChallengeMock.mockResolvedValue({
+        challengeUser: true,
+        activeFactorsData: { googleAuth: {}, email: { maskedEmail: 'a....e@example.com' } },
+      });
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+
+      const dialog = await stepUpDialog();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      await waitFor(() =>
+        expect(screen.queryByRole('dialog', { name: '2-step verification' })).not.toBeInTheDocument(),
+      );
+      expect(field('Current Password')).toHaveValue(CURRENT);
+      expect(field('New Password')).toHaveValue(NEW);
+      expect(field('Confirm Password')).toHaveValue(NEW);
+      expect(saveButton()).toHaveFocus();
+      expect(changePasswordMock).toHaveBeenCalledTimes(1);
+      expect(screen.queryByText('Your changes are saved.')).not.toBeInTheDocument();
+
+      // Saving again asks again.
+      await userEvent.click(saveButton());
+      expect(await stepUpDialog()).toBeInTheDocument();
+      expect(changePasswordMock).toHaveBeenCalledTimes(2);
+    });
+
+    it("shows 'Error' in the dialog when the challenge cannot be loaded", async () => {
+      changePasswordMock.mockRejectedValue(stepUpRequired());
+      getChallengeMock.mockRejectedValue(new ApiError('The account service could not be reached', 0));
+      jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+
+      const dialog = await stepUpDialog();
+      expect(await within(dialog).findByText('Error')).toBeInTheDocument();
+      expect(changePasswordMock).toHaveBeenCalledTimes(1);
+    });
+
+    it('recognises the step-up refusal of a server that sends only its text', async () => {
+      changePasswordMock.mockRejectedValueOnce(new ApiError(STEP_UP_TEXT, 403)).mockResolvedValueOnce();
+      getChallengeMock.mockResolvedValue({ challengeUser: false, activeFactorsData: { googleAuth: {} } });
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+      // The check says no challenge is needed any more (verified in another tab): the change goes again.
+      expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
+      expect(changePasswordMock).toHaveBeenCalledTimes(2);
     });
   });
 });

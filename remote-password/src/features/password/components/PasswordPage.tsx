@@ -11,6 +11,11 @@ const loadChangePasswordForm = () => import('./ChangePasswordForm.js');
 const ChangePasswordForm = lazy(() =>
   loadChangePasswordForm().then((module) => ({ default: module.ChangePasswordForm })),
 );
+// The step-up screens load only for a user the server asks to verify first (one with an active 2-step factor).
+const loadStepUpDialog = () => import('./StepUpDialog.js');
+const StepUpDialog = lazy(loadStepUpDialog);
+
+const STEP_UP_VIEWS: readonly PasswordView[] = ['STEP_UP_LOADING', 'STEP_UP'];
 
 export function PasswordPage() {
   const { user, isFederated } = useAuth();
@@ -30,8 +35,19 @@ export function PasswordPage() {
 }
 
 function PasswordViews({ email }: { email: string }) {
-  const { view, refusal, startChange, cancel, closeRefusal, save } = usePasswordPage();
+  const {
+    view,
+    refusal,
+    activeFactorsData,
+    startChange,
+    cancel,
+    closeRefusal,
+    save,
+    stepUpVerified,
+    stepUpCancelled,
+  } = usePasswordPage();
   const changeButton = useRef<HTMLButtonElement>(null);
+  const saveButton = useRef<HTMLButtonElement>(null);
   const previousView = useRef<PasswordView>(view);
 
   // Once the page is shown, fetch the change form in the background so that Change Password opens at once.
@@ -40,9 +56,16 @@ function PasswordViews({ email }: { email: string }) {
     idle(() => void loadChangePasswordForm());
   }, []);
 
-  // Back in the Initial view after Cancel or a save, keyboard focus returns to where the change began.
+  // While the challenge loads, fetch the step-up screens too.
+  useEffect(() => {
+    if (view === 'STEP_UP_LOADING') void loadStepUpDialog();
+  }, [view]);
+
+  // Back in the Initial view after Cancel or a save, keyboard focus returns to where the change began; back in the
+  // form from the step-up dialog, to the Save button that opened it.
   useEffect(() => {
     if (view === 'INITIAL' && previousView.current !== 'INITIAL') changeButton.current?.focus();
+    if (view === 'CHANGE' && STEP_UP_VIEWS.includes(previousView.current)) saveButton.current?.focus();
     previousView.current = view;
   }, [view]);
 
@@ -81,17 +104,28 @@ function PasswordViews({ email }: { email: string }) {
     );
   }
 
-  // CHANGE and SAVING: the form stays mounted under the wait dialog, so a refused save keeps what was typed.
+  // CHANGE, SAVING and the step-up views: the form stays mounted under the dialogs, so a refused save or a step-up
+  // verification keeps what was typed.
   return (
     <>
       <Suspense fallback={<Spin aria-label="Loading the form" />}>
-        <ChangePasswordForm email={email} onCancel={cancel} onSave={(fields) => void save(fields)} />
+        <ChangePasswordForm email={email} onCancel={cancel} onSave={save} saveRef={saveButton} />
       </Suspense>
+      {/* Loading the challenge is still part of the save the user asked for. */}
       <WaitDialog
-        open={view === 'SAVING'}
+        open={view === 'SAVING' || view === 'STEP_UP_LOADING'}
         title="Saving"
         description="Please wait a moment as we save your changes"
       />
+      {view === 'STEP_UP' ? (
+        <Suspense fallback={<WaitDialog open title="Loading" />}>
+          <StepUpDialog
+            activeFactorsData={activeFactorsData ?? {}}
+            onVerified={stepUpVerified}
+            onCancel={stepUpCancelled}
+          />
+        </Suspense>
+      ) : null}
       <SaveRefusedDialog refusal={refusal} onClose={closeRefusal} />
     </>
   );

@@ -1,6 +1,7 @@
-import { useCallback, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { App } from 'shared-ui';
 import { useApiClient, useAuth, type PasswordChangeFields } from 'shared-auth';
+import { getChallenge } from 'shared-stepup';
 import { changePassword } from '../api/changePassword.js';
 import {
   actionForSaveFailure,
@@ -16,37 +17,66 @@ export function usePasswordPage() {
   const client = useApiClient();
   const { notification } = App.useApp();
   const [state, dispatch] = useReducer(passwordPageReducer, initialPasswordPageState);
-  // A second submit before React re-rendered (double Enter) must not send a second request.
-  const inFlight = useRef(false);
+  // What the user asked to save: sent on Save, and sent again once a step-up verification passed.
+  const fields = useRef<PasswordChangeFields | null>(null);
 
-  const save = useCallback(
-    async ({ currentPassword, newPassword }: PasswordChangeFields) => {
-      if (state.view !== 'CHANGE' || inFlight.current) return;
-      inFlight.current = true;
-      dispatch({ type: 'SAVE' });
-      try {
-        await changePassword(client, user.sub, { OldPassword: currentPassword, NewPassword: newPassword });
-        dispatch({ type: 'SAVE_SUCCEEDED' });
-        notification.success({
-          title: 'Your changes are saved.',
-          placement: 'topRight',
-          duration: NOTIFICATION_SECONDS,
-        });
-      } catch (error) {
-        dispatch(actionForSaveFailure(error));
-      } finally {
-        inFlight.current = false;
-      }
-    },
-    [client, notification, state.view, user.sub],
-  );
+  // The change is not aborted when the page goes away: the server may already have applied it, and an aborted
+  // request would only hide the outcome. A late answer to an unmounted page changes nothing.
+  const send = useCallback(async () => {
+    if (!fields.current) return;
+    const { currentPassword, newPassword } = fields.current;
+    try {
+      await changePassword(client, user.sub, { OldPassword: currentPassword, NewPassword: newPassword });
+      dispatch({ type: 'SAVE_SUCCEEDED' });
+      notification.success({
+        title: 'Your changes are saved.',
+        placement: 'topRight',
+        duration: NOTIFICATION_SECONDS,
+      });
+    } catch (error) {
+      dispatch(actionForSaveFailure(error));
+    }
+  }, [client, notification, user.sub]);
+
+  // Sends once each time the page enters SAVING (Save, or the return from a step-up verification), never because
+  // a dependency of `send` changed; a second Save before React re-rendered is ignored by the reducer.
+  const sendRef = useRef(send);
+  useEffect(() => {
+    sendRef.current = send;
+  }, [send]);
+  useEffect(() => {
+    if (state.view === 'SAVING') void sendRef.current();
+  }, [state.view]);
+
+  useEffect(() => {
+    if (state.view !== 'STEP_UP_LOADING') return undefined;
+    // Closing the page or the dialog mid-load ends the request; its answer is not acted on.
+    const controller = new AbortController();
+    getChallenge(client, user.sub, { signal: controller.signal }).then(
+      (response) => dispatch({ type: 'CHALLENGE_LOADED', response }),
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        console.warn('The step-up check failed:', error);
+        dispatch({ type: 'CHALLENGE_FAILED' });
+      },
+    );
+    return () => controller.abort();
+  }, [state.view, client, user.sub]);
+
+  const save = useCallback((changed: PasswordChangeFields) => {
+    fields.current = changed;
+    dispatch({ type: 'SAVE' });
+  }, []);
 
   return {
     view: state.view,
     refusal: state.refusal,
+    activeFactorsData: state.activeFactorsData,
     startChange: () => dispatch({ type: 'START_CHANGE' }),
     cancel: () => dispatch({ type: 'CANCEL' }),
     closeRefusal: () => dispatch({ type: 'CLOSE_REFUSAL' }),
     save,
+    stepUpVerified: useCallback(() => dispatch({ type: 'STEP_UP_VERIFIED' }), []),
+    stepUpCancelled: useCallback(() => dispatch({ type: 'STEP_UP_CANCELLED' }), []),
   };
 }

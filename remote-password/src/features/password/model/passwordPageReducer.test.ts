@@ -12,6 +12,12 @@ const change: PasswordPageState = { view: 'CHANGE' };
 const saving: PasswordPageState = { view: 'SAVING' };
 const refused: PasswordPageState = { view: 'CHANGE', refusal: 'The current password is not correct.' };
 const error: PasswordPageState = { view: 'ERROR' };
+const loadingChallenge: PasswordPageState = { view: 'STEP_UP_LOADING' };
+const factors = { googleAuth: {}, email: { maskedEmail: 'a....e@example.com' } };
+const stepUp: PasswordPageState = { view: 'STEP_UP', activeFactorsData: factors };
+const resaving: PasswordPageState = { view: 'SAVING', steppedUp: true };
+const STEP_UP_TEXT =
+  'Step-up verification required: verify with one of your 2-step factors first (a verification lasts 5 minutes).';
 
 describe('passwordPageReducer', () => {
   it('starts in the Initial view', () => {
@@ -33,6 +39,51 @@ describe('passwordPageReducer', () => {
     ['CHANGE with a refusal → CHANGE without it on Close', refused, { type: 'CLOSE_REFUSAL' }, change],
     ['CHANGE with a refusal → SAVING on Save, dropping the refusal', refused, { type: 'SAVE' }, saving],
     ['CHANGE with a refusal → INITIAL on Cancel', refused, { type: 'CANCEL' }, initial],
+    [
+      'SAVING → STEP_UP_LOADING when the server asks for step-up',
+      saving,
+      { type: 'STEP_UP_REQUIRED', error: STEP_UP_TEXT },
+      loadingChallenge,
+    ],
+    [
+      'STEP_UP_LOADING → STEP_UP with the factors when a challenge is needed',
+      loadingChallenge,
+      { type: 'CHALLENGE_LOADED', response: { challengeUser: true, activeFactorsData: factors } },
+      stepUp,
+    ],
+    [
+      'STEP_UP_LOADING → SAVING again when no challenge is needed any more',
+      loadingChallenge,
+      { type: 'CHALLENGE_LOADED', response: { challengeUser: false, activeFactorsData: factors } },
+      resaving,
+    ],
+    [
+      'STEP_UP_LOADING → STEP_UP with no factors when the challenge fails to load',
+      loadingChallenge,
+      { type: 'CHALLENGE_FAILED' },
+      { view: 'STEP_UP', activeFactorsData: {} },
+    ],
+    [
+      'STEP_UP_LOADING → CHANGE when the dialog is closed',
+      loadingChallenge,
+      { type: 'STEP_UP_CANCELLED' },
+      change,
+    ],
+    ['STEP_UP → SAVING the same change once verified', stepUp, { type: 'STEP_UP_VERIFIED' }, resaving],
+    ['STEP_UP → CHANGE when the dialog is closed', stepUp, { type: 'STEP_UP_CANCELLED' }, change],
+    ['SAVING after a verification → INITIAL on success', resaving, { type: 'SAVE_SUCCEEDED' }, initial],
+    [
+      'SAVING after a verification → CHANGE with the refusal when step-up is asked again (no loop)',
+      resaving,
+      { type: 'STEP_UP_REQUIRED', error: STEP_UP_TEXT },
+      { view: 'CHANGE', refusal: STEP_UP_TEXT },
+    ],
+    [
+      'CHANGE → SAVING on a new Save forgets the earlier verification',
+      { view: 'CHANGE', refusal: STEP_UP_TEXT },
+      { type: 'SAVE' },
+      saving,
+    ],
   ])('%s', (_name, state, action, expected) => {
     expect(passwordPageReducer(state, action)).toEqual(expected);
   });
@@ -46,6 +97,14 @@ describe('passwordPageReducer', () => {
     ['Cancel while saving', saving, { type: 'CANCEL' }],
     ['a second Save while saving', saving, { type: 'SAVE' }],
     ['anything in ERROR', error, { type: 'START_CHANGE' }],
+    ['a step-up refusal outside a save', change, { type: 'STEP_UP_REQUIRED', error: STEP_UP_TEXT }],
+    ['a challenge answer after the dialog was closed', change, { type: 'CHALLENGE_FAILED' }],
+    ['a verification after the dialog was closed', change, { type: 'STEP_UP_VERIFIED' }],
+    ['a verification while the challenge loads', loadingChallenge, { type: 'STEP_UP_VERIFIED' }],
+    ['a second challenge answer on the screens', stepUp, { type: 'CHALLENGE_FAILED' }],
+    ['Cancel of the form under the step-up screens', stepUp, { type: 'CANCEL' }],
+    ['a Save under the step-up screens', stepUp, { type: 'SAVE' }],
+    ['closing the step-up dialog while saving', saving, { type: 'STEP_UP_CANCELLED' }],
   ])('ignores %s', (_name, state, action) => {
     expect(passwordPageReducer(state, action)).toBe(state);
   });
@@ -69,6 +128,27 @@ describe('actionForSaveFailure', () => {
     expect(actionForSaveFailure(new ApiError('The account service could not be reached', 0))).toEqual({
       type: 'SAVE_REFUSED',
       error: 'The account service could not be reached',
+    });
+  });
+
+  it('starts the step-up check on a 403 with the step_up_required code, or its text from older servers', () => {
+    expect(actionForSaveFailure(new ApiError(STEP_UP_TEXT, 403, 'step_up_required'))).toEqual({
+      type: 'STEP_UP_REQUIRED',
+      error: STEP_UP_TEXT,
+    });
+    expect(actionForSaveFailure(new ApiError('Verify first.', 403, 'step_up_required'))).toEqual({
+      type: 'STEP_UP_REQUIRED',
+      error: 'Verify first.',
+    });
+    expect(actionForSaveFailure(new ApiError(STEP_UP_TEXT, 403))).toEqual({
+      type: 'STEP_UP_REQUIRED',
+      error: STEP_UP_TEXT,
+    });
+    expect(
+      actionForSaveFailure(new ApiError('Federated users cannot change their password here.', 403)),
+    ).toEqual({
+      type: 'SAVE_REFUSED',
+      error: 'Federated users cannot change their password here.',
     });
   });
 

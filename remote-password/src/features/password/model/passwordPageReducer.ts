@@ -1,16 +1,30 @@
-import { isApiError, PASSWORD_CHANGE_GENERIC_ERROR } from 'shared-auth';
+import {
+  isApiError,
+  PASSWORD_CHANGE_GENERIC_ERROR,
+  type ActiveFactorsData,
+  type ChallengeResponse,
+} from 'shared-auth';
+import { isStepUpRequired } from 'shared-stepup';
 
 /**
  * The Password page's views (spec section 4): INITIAL → CHANGE (Change Password), CHANGE → INITIAL (Cancel or
  * success), CHANGE → ERROR on the server's generic error. SAVING sits between CHANGE and its outcome; a refusal
  * goes back to CHANGE with the server's text, which the page shows in its 'Changes could not be saved' dialog.
+ *
+ * A user with an active 2-step factor must verify with it first (the server answers 403 step_up_required): the
+ * page loads the challenge (STEP_UP_LOADING), shows the step-up screens over the form (STEP_UP), and once
+ * verified saves the same change again (SAVING). The form stays mounted throughout, so nothing is retyped.
  */
-export type PasswordView = 'INITIAL' | 'CHANGE' | 'SAVING' | 'ERROR';
+export type PasswordView = 'INITIAL' | 'CHANGE' | 'SAVING' | 'STEP_UP_LOADING' | 'STEP_UP' | 'ERROR';
 
 export interface PasswordPageState {
   view: PasswordView;
   /** The server's text of the last refused save, while its dialog is open (CHANGE only). */
   refusal?: string;
+  /** STEP_UP: the factors the screens offer; none (the screens say 'Error') when the challenge failed to load. */
+  activeFactorsData?: ActiveFactorsData;
+  /** This save already went through the step-up check: a second step-up refusal is shown, not looped. */
+  steppedUp?: boolean;
 }
 
 export type PasswordPageAction =
@@ -22,7 +36,16 @@ export type PasswordPageAction =
   | { type: 'SAVE_REFUSED'; error: string }
   /** The generic 'An error happened during password change', or an answer outside the contract. */
   | { type: 'SAVE_ERRORED' }
-  | { type: 'CLOSE_REFUSAL' };
+  | { type: 'CLOSE_REFUSAL' }
+  /** The server wants a step-up verification first (403 step_up_required); `error` is its text. */
+  | { type: 'STEP_UP_REQUIRED'; error: string }
+  | { type: 'CHALLENGE_LOADED'; response: ChallengeResponse }
+  /** The challenge could not be loaded: a challenge with no factors (spec section 8), i.e. 'Error'. */
+  | { type: 'CHALLENGE_FAILED' }
+  /** A step-up code was accepted: the same change is sent again. */
+  | { type: 'STEP_UP_VERIFIED' }
+  /** The step-up dialog was closed: back to the form as it was. */
+  | { type: 'STEP_UP_CANCELLED' };
 
 export const initialPasswordPageState: PasswordPageState = { view: 'INITIAL' };
 
@@ -39,6 +62,23 @@ export function passwordPageReducer(state: PasswordPageState, action: PasswordPa
       if (action.type === 'SAVE_SUCCEEDED') return { view: 'INITIAL' };
       if (action.type === 'SAVE_REFUSED') return { view: 'CHANGE', refusal: action.error };
       if (action.type === 'SAVE_ERRORED') return { view: 'ERROR' };
+      if (action.type === 'STEP_UP_REQUIRED') {
+        // Refused again right after a verification: say so rather than ask again in a loop.
+        return state.steppedUp ? { view: 'CHANGE', refusal: action.error } : { view: 'STEP_UP_LOADING' };
+      }
+      return state;
+    case 'STEP_UP_LOADING':
+      if (action.type === 'CHALLENGE_LOADED') {
+        const { challengeUser, activeFactorsData } = action.response;
+        // No challenge (verified meanwhile, e.g. in another tab): send the change again straight away.
+        return challengeUser ? { view: 'STEP_UP', activeFactorsData } : { view: 'SAVING', steppedUp: true };
+      }
+      if (action.type === 'CHALLENGE_FAILED') return { view: 'STEP_UP', activeFactorsData: {} };
+      if (action.type === 'STEP_UP_CANCELLED') return { view: 'CHANGE' };
+      return state;
+    case 'STEP_UP':
+      if (action.type === 'STEP_UP_VERIFIED') return { view: 'SAVING', steppedUp: true };
+      if (action.type === 'STEP_UP_CANCELLED') return { view: 'CHANGE' };
       return state;
     case 'ERROR':
       return state;
@@ -46,11 +86,13 @@ export function passwordPageReducer(state: PasswordPageState, action: PasswordPa
 }
 
 /**
- * What a failed save means (spec section 8): the server's generic text leads to the Error view; any other
- * refusal (its `error` text, or a transport failure the client describes) is shown in the dialog. An answer the
- * client cannot read at all (not an ApiError, e.g. a success body outside the contract) is unexpected too.
+ * What a failed save means (spec section 8): a 403 asking for step-up starts the step-up check; the server's
+ * generic text leads to the Error view; any other refusal (its `error` text, or a transport failure the client
+ * describes) is shown in the dialog. An answer the client cannot read at all (not an ApiError, e.g. a success
+ * body outside the contract) is unexpected too.
  */
 export function actionForSaveFailure(error: unknown): PasswordPageAction {
   if (!isApiError(error) || error.message === PASSWORD_CHANGE_GENERIC_ERROR) return { type: 'SAVE_ERRORED' };
+  if (isStepUpRequired(error)) return { type: 'STEP_UP_REQUIRED', error: error.message };
   return { type: 'SAVE_REFUSED', error: error.message };
 }

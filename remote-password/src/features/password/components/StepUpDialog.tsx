@@ -1,0 +1,32 @@
+import { Modal } from 'shared-ui';
+import type { ActiveFactorsData } from 'shared-auth';
+import { StepUpScreens } from 'shared-stepup';
+
+interface StepUpDialogProps {
+  activeFactorsData: ActiveFactorsData;
+  onVerified: () => void;
+  /** Close (the dialog's button or Escape): back to the change form as it was. */
+  onCancel: () => void;
+}
+
+/**
+ * The Security page's step-up screens over the change form, for a user with an active 2-step factor. Its own
+ * chunk: only such users, and only once the server asks, load it. The page returns the focus to Save on close.
+ */
+export default function StepUpDialog({ activeFactorsData, onVerified, onCancel }: StepUpDialogProps) {
+  return (
+    <Modal
+      open
+      title="2-step verification"
+      onCancel={onCancel}
+      // A click beside the dialog must not throw away a code being typed; Close and Escape still leave.
+      mask={{ closable: false }}
+      focusable={{ focusTriggerAfterClose: false }}
+      footer={null}
+      destroyOnHidden
+    >
+      <p>Your account uses 2-step verification: verify it&apos;s you before your new password is saved.</p>
+      <StepUpScreens activeFactorsData={activeFactorsData} onVerified={onVerified} />
+    </Modal>
+  );
+}
