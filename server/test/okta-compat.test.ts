@@ -9,6 +9,7 @@ import {
   CookieJar,
   exchangeCode,
   follow,
+  hiddenFields,
   PORTAL,
   signIn,
   startApp,
@@ -351,7 +352,8 @@ describe('the sign-in page', () => {
         method: 'POST',
         url: action,
         headers: { ...form, cookie: jar.header() },
-        payload: new URLSearchParams(fields).toString(),
+        // As a browser posts the form: its hidden CSRF token too.
+        payload: new URLSearchParams({ ...hiddenFields(page.body), ...fields }).toString(),
       });
     return { page, post };
   }
