@@ -17,6 +17,7 @@ import { PASSWORD_CHANGE_MAX_FAILURES } from '../src/password/throttle.js';
 import { CLIENT_ID, type CookieJar, exchangeCode, PORTAL, signIn, type Tokens } from './helpers.js';
 import {
   call,
+  clockInStep,
   enrolAuthenticator,
   lastCodeFor,
   newUser,
@@ -31,11 +32,7 @@ beforeAll(async () => {
   t = await startClockedApp();
 });
 afterAll(async () => t.close());
-// Sessions sign in on the real clock; the app's limits read the test clock. Each test starts with the two in step
-// (and mid-way through a TOTP step), whatever the previous test advanced.
-beforeEach(() => {
-  t.clock.now = Math.floor(Date.now() / 30_000) * 30_000 + 10_000;
-});
+beforeEach(() => clockInStep(t));
 
 const FIVE_MINUTES = 5 * 60_000;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -49,7 +46,10 @@ interface Browser {
   token: string;
 }
 
-async function browserOf(app: FastifyInstance, account: { user: { id: string; email: string }; password: string }) {
+async function browserOf(
+  app: FastifyInstance,
+  account: { user: { id: string; email: string }; password: string },
+) {
   const result = await signIn(app, { email: account.user.email, password: account.password });
   const tokens = await exchangeCode(app, result);
   return { ...account, jar: result.jar, tokens, token: tokens.access_token } satisfies Browser;
@@ -123,7 +123,9 @@ describe('row 2: an access token of an ended session is refused at once, by /api
 
     const api = await isFederated(t.app, browser.token, browser.user.id);
     expect(api.statusCode).toBe(401);
-    expect(api.json()).toEqual({ error: 'The sign-in session of this access token has ended; sign in again' });
+    expect(api.json()).toEqual({
+      error: 'The sign-in session of this access token has ended; sign in again',
+    });
     expect(api.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
     expect((await userinfo(t.app, browser.token)).statusCode).toBe(401);
   });
@@ -204,7 +206,9 @@ describe('row 2: an access token of an ended session is refused at once, by /api
       tokens: other.tokens,
       token: other.token,
     });
-    expect(stepUpGrantsOf(account.user.id).map((grant) => grant.session_id)).not.toContain(`sid:${other.sid}`);
+    expect(stepUpGrantsOf(account.user.id).map((grant) => grant.session_id)).not.toContain(
+      `sid:${other.sid}`,
+    );
   });
 });
 
@@ -260,18 +264,30 @@ describe('row 1: turning on the first factor needs a fresh sign-in or the passwo
     const sub = account.user.id;
     t.clock.advance(FIVE_MINUTES + 30_000);
     expect(
-      (await call(t.app, 'POST', apiPaths.reauthenticate(sub), { token: session.token, body: { password: account.password } }))
-        .status,
+      (
+        await call(t.app, 'POST', apiPaths.reauthenticate(sub), {
+          token: session.token,
+          body: { password: account.password },
+        })
+      ).status,
     ).toBe(200);
     // Another session of the same user is not confirmed by it.
     expect(
-      (await call(t.app, 'POST', apiPaths.multifactor('googleauth', sub, 'enroll'), { token: elsewhere.token, body: {} }))
-        .status,
+      (
+        await call(t.app, 'POST', apiPaths.multifactor('googleauth', sub, 'enroll'), {
+          token: elsewhere.token,
+          body: {},
+        })
+      ).status,
     ).toBe(403);
     t.clock.advance(FIVE_MINUTES + 30_000);
     expect(
-      (await call(t.app, 'POST', apiPaths.multifactor('googleauth', sub, 'enroll'), { token: session.token, body: {} }))
-        .status,
+      (
+        await call(t.app, 'POST', apiPaths.multifactor('googleauth', sub, 'enroll'), {
+          token: session.token,
+          body: {},
+        })
+      ).status,
     ).toBe(403);
   });
 
@@ -322,20 +338,42 @@ describe('row 3: a 2-step change ends every other session; a password change nee
     const owner = await signInSession(t.app, account);
     const sub = account.user.id;
     const secret = await enrolAuthenticator(t, owner);
-    const sent = await call(t.app, 'POST', apiPaths.multifactor('email', sub, 'enroll'), { token: owner.token, body: {} });
+    const sent = await call(t.app, 'POST', apiPaths.multifactor('email', sub, 'enroll'), {
+      token: owner.token,
+      body: {},
+    });
     expect(sent.status).toBe(200);
     const code = await lastCodeFor(t.app, account.user.email);
     expect(
-      (await call(t.app, 'POST', apiPaths.multifactor('email', sub, 'activate'), { token: owner.token, body: { code } }))
-        .status,
+      (
+        await call(t.app, 'POST', apiPaths.multifactor('email', sub, 'activate'), {
+          token: owner.token,
+          body: { code },
+        })
+      ).status,
     ).toBe(200);
 
     const steps: [string, () => Promise<{ status: number }>][] = [
-      ['opt-out', () => call(t.app, 'DELETE', apiPaths.multifactor('email', sub, 'opt-out'), { token: owner.token, body: {} })],
-      ['opt-in', () => call(t.app, 'PUT', apiPaths.multifactor('email', sub, 'opt-in'), { token: owner.token, body: {} })],
+      [
+        'opt-out',
+        () =>
+          call(t.app, 'DELETE', apiPaths.multifactor('email', sub, 'opt-out'), {
+            token: owner.token,
+            body: {},
+          }),
+      ],
+      [
+        'opt-in',
+        () =>
+          call(t.app, 'PUT', apiPaths.multifactor('email', sub, 'opt-in'), { token: owner.token, body: {} }),
+      ],
       [
         'reset',
-        () => call(t.app, 'DELETE', apiPaths.multifactor('email', sub, 'reset'), { token: owner.token, body: { optOut: true } }),
+        () =>
+          call(t.app, 'DELETE', apiPaths.multifactor('email', sub, 'reset'), {
+            token: owner.token,
+            body: { optOut: true },
+          }),
       ],
     ];
     for (const [name, step] of steps) {
@@ -364,9 +402,9 @@ describe('row 3: a 2-step change ends every other session; a password change nee
       code: API_ERROR_CODES.stepUpRequired,
     });
     // Refused before the password was even checked: nothing counted.
-    expect(t.app.db.prepare('SELECT count(*) AS n FROM password_change_failures WHERE user_id = ?').get(sub)).toEqual(
-      { n: 0 },
-    );
+    expect(
+      t.app.db.prepare('SELECT count(*) AS n FROM password_change_failures WHERE user_id = ?').get(sub),
+    ).toEqual({ n: 0 });
 
     t.clock.advance(30_000);
     const verified = await call(t.app, 'POST', apiPaths.stepUpVerify(sub, 'google-auth'), {
@@ -374,7 +412,9 @@ describe('row 3: a 2-step change ends every other session; a password change nee
       body: { passCode: totp(secret, t.clock.now) },
     });
     expect(verified.status).toBe(200);
-    expect((await call(t.app, 'PUT', apiPaths.passwordChange(sub), { token: thief.token, body })).status).toBe(200);
+    expect(
+      (await call(t.app, 'PUT', apiPaths.passwordChange(sub), { token: thief.token, body })).status,
+    ).toBe(200);
   });
 });
 
@@ -392,7 +432,9 @@ describe('row 5: a throttle reserves the attempt before the hash', () => {
     );
     const statuses = answers.map((answer) => answer.status);
     // Only checked attempts carry the argon2 timing.
-    const checked = answers.filter((answer) => String(answer.response.headers['server-timing'] ?? '').includes('argon2'));
+    const checked = answers.filter((answer) =>
+      String(answer.response.headers['server-timing'] ?? '').includes('argon2'),
+    );
     expect(checked).toHaveLength(PASSWORD_CHANGE_MAX_FAILURES);
     expect(statuses.filter((status) => status === 400)).toHaveLength(PASSWORD_CHANGE_MAX_FAILURES);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20 - PASSWORD_CHANGE_MAX_FAILURES);
@@ -492,14 +534,18 @@ describe('row 10 (second half): an authenticator secret that cannot be opened', 
     const secret = await enrolAuthenticator(t, session);
     // The sealed secret as another key would have sealed it (e.g. a restored database with another key).
     t.app.db
-      .prepare("UPDATE user_factors SET secret_enc = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' WHERE user_id = ?")
+      .prepare(
+        "UPDATE user_factors SET secret_enc = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' WHERE user_id = ?",
+      )
       .run(account.user.id);
     const answer = await call(t.app, 'POST', apiPaths.stepUpVerify(account.user.id, 'google-auth'), {
       token: session.token,
       body: { passCode: totp(secret, t.clock.now) },
     });
     expect(answer.status).toBe(503);
-    expect(answer.data).toEqual({ error: 'Authenticator codes cannot be checked right now. Try again later.' });
+    expect(answer.data).toEqual({
+      error: 'Authenticator codes cannot be checked right now. Try again later.',
+    });
     const counted = t.app.db
       .prepare("SELECT count(*) AS n FROM factor_throttle_events WHERE user_id = ? AND kind = 'wrong-code'")
       .get(account.user.id);
@@ -516,7 +562,9 @@ describe("row 11 (second half): the provider's store keeps no redeemable token",
         'SELECT model, id, payload FROM oidc_payloads WHERE account_id = ?',
       )
       .all(browser.user.id);
-    expect(rows.map((row) => row.model).sort()).toEqual(expect.arrayContaining(['Grant', 'RefreshToken', 'Session']));
+    expect(rows.map((row) => row.model).sort()).toEqual(
+      expect.arrayContaining(['Grant', 'RefreshToken', 'Session']),
+    );
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(refreshToken);
     const sessionCookie = browser.jar.header().match(/(?:^|; )_session=([^;]+)/)?.[1] ?? '';
@@ -540,9 +588,62 @@ describe('two tabs refreshing at once', () => {
 
     // Past the grace period the old token is a replay: the grant ends (and with it every token of it).
     t.app.db
-      .prepare("UPDATE oidc_payloads SET consumed_at = consumed_at - 31 WHERE model = 'RefreshToken' AND id = ?")
+      .prepare(
+        "UPDATE oidc_payloads SET consumed_at = consumed_at - 31 WHERE model = 'RefreshToken' AND id = ?",
+      )
       .run(createHash('sha256').update(old).digest('base64url'));
     expect((await refreshWith(t.app, old)).statusCode).toBe(400);
     expect((await isFederated(t.app, latest.access_token, browser.user.id)).statusCode).toBe(401);
+  });
+});
+
+describe('migration 007: provider rows written before hashed ids', () => {
+  it('hashes their ids and drops the copy in the payload, so the same tokens still resolve through the adapter', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const { migrations } = await import('../src/db/migrations/index.js');
+    const { migrate } = await import('../src/db/migrate.js');
+    const { SqliteOidcStore } = await import('../src/oidc/adapter.js');
+    const db = new Database(':memory:');
+    try {
+      // A database at version 6, with a refresh token and a grant stored the old way.
+      migrations.slice(0, 6).forEach((migration) => migration.up(db));
+      db.pragma('user_version = 6');
+      const insert = db.prepare(
+        `INSERT INTO oidc_payloads (model, id, payload, grant_id, account_id, expires_at)
+         VALUES (?, ?, ?, ?, '00uOld', ?)`,
+      );
+      const later = Math.floor(Date.now() / 1000) + 600;
+      insert.run(
+        'RefreshToken',
+        'old-refresh-token',
+        JSON.stringify({ jti: 'old-refresh-token', grantId: 'g1' }),
+        'g1',
+        later,
+      );
+      insert.run('Grant', 'g1', JSON.stringify({ jti: 'g1', accountId: '00uOld' }), null, later);
+
+      migrate(db);
+
+      const rows = db
+        .prepare<[], { model: string; id: string; payload: string }>(
+          'SELECT model, id, payload FROM oidc_payloads ORDER BY model',
+        )
+        .all();
+      expect(rows).toEqual([
+        { model: 'Grant', id: 'g1', payload: JSON.stringify({ jti: 'g1', accountId: '00uOld' }) },
+        {
+          model: 'RefreshToken',
+          id: createHash('sha256').update('old-refresh-token').digest('base64url'),
+          payload: JSON.stringify({ grantId: 'g1' }),
+        },
+      ]);
+      const store = new SqliteOidcStore(db);
+      expect(await store.adapterFor('RefreshToken').find('old-refresh-token')).toEqual({
+        grantId: 'g1',
+        jti: 'old-refresh-token',
+      });
+    } finally {
+      db.close();
+    }
   });
 });

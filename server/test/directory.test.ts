@@ -146,8 +146,11 @@ describe('provider storage', () => {
     );
     await tokens.upsert('rt2', { accountId: '00uA', grantId: 'g2', jti: 'rt2' } as never, 60);
     await store.adapterFor('Session').upsert('sess', { uid: 'u1', accountId: '00uA' } as never, 60);
-    expect(await tokens.find('rt1')).toMatchObject({ grantId: 'g1' });
+    expect(await tokens.find('rt1')).toMatchObject({ grantId: 'g1', jti: 'rt1' });
     await tokens.consume('rt1');
+    // Just rotated: still usable for the grace period (two tabs refreshing at once), consumed after it.
+    expect(await tokens.find('rt1')).not.toHaveProperty('consumed');
+    db.prepare("UPDATE oidc_payloads SET consumed_at = consumed_at - 31 WHERE model = 'RefreshToken'").run();
     expect(await tokens.find('rt1')).toMatchObject({ consumed: expect.any(Number) });
     expect(await store.adapterFor('Session').findByUid('u1')).toMatchObject({ accountId: '00uA' });
     expect(

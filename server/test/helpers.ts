@@ -152,7 +152,12 @@ export async function follow(
 /** The hidden fields of a page's form (the sign-in pages' CSRF token), as a browser would post them back. */
 export function hiddenFields(html: string): Record<string, string> {
   const unescape = (value: string) =>
-    value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    value
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   return Object.fromEntries(
     [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((match) => [
       unescape(match[1] ?? ''),

@@ -10,6 +10,7 @@ import {
 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNING_KEY_FILE } from '../src/oidc/keys.js';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../src/oidc/provider.js';
 import {
   ALICE,
   CLIENT_ID,
@@ -89,7 +90,7 @@ describe('the embedded provider, driven through its own endpoints', () => {
   it('issues RS256 tokens with the directory claims, and the API accepts the access token', async () => {
     const tokens = await tokensFor(t.app, ALICE);
     expect(tokens.token_type).toBe('Bearer');
-    expect(tokens.expires_in).toBe(3600);
+    expect(tokens.expires_in).toBe(ACCESS_TOKEN_TTL_SECONDS);
     // Refresh token without offline_access (okta-auth-js never sends prompt=consent).
     expect(tokens.refresh_token).toEqual(expect.any(String));
     expect(tokens.scope.split(' ')).not.toContain('offline_access');
@@ -108,6 +109,8 @@ describe('the embedded provider, driven through its own endpoints', () => {
       email: 'alice@example.com',
       country: 'GB',
       isFederated: false,
+      // How the user signed in, so a relying party can tell a 2-step sign-in (here: the password only).
+      amr: ['pwd'],
     });
     expect((id.exp ?? 0) - (id.iat ?? 0)).toBe(3600);
 
@@ -123,8 +126,10 @@ describe('the embedded provider, driven through its own endpoints', () => {
       client_id: CLIENT_ID,
       scope: 'openid profile email phone',
       sid: expect.any(String),
+      gid: expect.any(String),
     });
-    expect((access.exp ?? 0) - (access.iat ?? 0)).toBe(3600);
+    // Short-lived (10 minutes): the shell renews with its refresh token.
+    expect((access.exp ?? 0) - (access.iat ?? 0)).toBe(ACCESS_TOKEN_TTL_SECONDS);
 
     const response = await t.app.inject({
       url: `/api/profile/${id.sub}/isfederated`,

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { INVALID_CODE_ERROR, maskEmail } from 'shared-auth/contract';
 import { TOTP_KEY_FILE } from '../src/factors/encryption-key.js';
 import { SAM } from './helpers.js';
 import {
   call,
+  clockInStep,
   enrolAuthenticator,
   enrolEmail,
   lastCodeFor,
@@ -23,6 +24,7 @@ beforeAll(async () => {
   t = await startClockedApp();
 });
 afterAll(async () => t.close());
+beforeEach(() => clockInStep(t));
 
 async function freshSession(options: { federated?: boolean } = {}): Promise<Session> {
   return signInSession(t.app, await newUser(t.app, options));

@@ -186,7 +186,8 @@ export class FactorService {
     if (this.hasActiveFactor(actor.user.id)) return;
     const now = this.now();
     const recentSignIn = actor.signedInAt !== undefined && now - actor.signedInAt <= STEP_UP_TTL_MS;
-    if (recentSignIn || this.store.passwordGrantExpiry(actor.user.id, actor.grantKey, now) !== undefined) return;
+    if (recentSignIn || this.store.passwordGrantExpiry(actor.user.id, actor.grantKey, now) !== undefined)
+      return;
     throw new HttpError(
       403,
       `${REAUTHENTICATION_REQUIRED_ERROR}: enter your password to turn on 2-step verification.`,

@@ -128,7 +128,11 @@ export class RevokeRequestError extends Error {
 function basicClientId(header: string): string | undefined {
   const encoded = header.slice(6).trim();
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) {
-    throw new RevokeRequestError(400, 'invalid_client', 'the Authorization header is not valid Basic credentials');
+    throw new RevokeRequestError(
+      400,
+      'invalid_client',
+      'the Authorization header is not valid Basic credentials',
+    );
   }
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   // With a colon it is a client id and secret: the provider authenticates those itself.
@@ -136,7 +140,11 @@ function basicClientId(header: string): string | undefined {
   try {
     return decodeURIComponent(decoded);
   } catch {
-    throw new RevokeRequestError(400, 'invalid_client', 'the Authorization header is not valid Basic credentials');
+    throw new RevokeRequestError(
+      400,
+      'invalid_client',
+      'the Authorization header is not valid Basic credentials',
+    );
   }
 }
 

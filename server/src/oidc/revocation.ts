@@ -21,7 +21,11 @@ export function accessTokenRevoker(jwks: JSONWebKeySet, issuer: string, store: S
     } catch {
       return false;
     }
-    if (payload.client_id !== clientId || typeof payload.jti !== 'string' || typeof payload.exp !== 'number') {
+    if (
+      payload.client_id !== clientId ||
+      typeof payload.jti !== 'string' ||
+      typeof payload.exp !== 'number'
+    ) {
       return false;
     }
     store.revokeAccessToken(payload.jti, payload.exp);

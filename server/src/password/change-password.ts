@@ -93,7 +93,11 @@ export async function changePassword(
   if (user.isFederated) throw new PasswordChangeRefusal(403, PASSWORD_CHANGE_ERRORS.federated, undefined);
   deps.factors.requireStepUp(user.id, actor.grantKey);
 
-  const failed = failedPasswordRules({ password: NewPassword, email: user.email, currentPassword: OldPassword });
+  const failed = failedPasswordRules({
+    password: NewPassword,
+    email: user.email,
+    currentPassword: OldPassword,
+  });
   if (failed.length > 0) {
     const message = failed.map((id) => PASSWORD_RULE_SERVER_ERRORS[id]).join(' ');
     throw new PasswordChangeRefusal(400, message, undefined);

@@ -17,7 +17,12 @@ export async function reauthenticate(
   if (deps.factors.hasActiveFactor(user.id)) {
     throw new HttpError(409, 'This account has 2-step verification: verify with one of its factors instead.');
   }
-  const { verifyMs } = await verifyCurrentPassword(deps, actor, password, REAUTHENTICATION_WRONG_PASSWORD_ERROR);
+  const { verifyMs } = await verifyCurrentPassword(
+    deps,
+    actor,
+    password,
+    REAUTHENTICATION_WRONG_PASSWORD_ERROR,
+  );
   deps.throttle.clear(user.id);
   return { expiresAt: deps.factors.grantReauthentication(actor), verifyMs };
 }

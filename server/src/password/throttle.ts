@@ -47,19 +47,18 @@ export class PasswordChangeThrottle {
       clear: db.prepare('DELETE FROM password_change_failures WHERE user_id = ?'),
     };
     // IMMEDIATE: the check and the record are one step for every process that shares the file.
-    this.reserveAttempt = db
-      .transaction((userId: string) => {
-        const waitMs = this.retryAfterMs(userId);
-        if (waitMs > 0) {
-          const seconds = Math.ceil(waitMs / 1000);
-          throw new HttpError(429, PASSWORD_CHANGE_ERRORS.throttled(seconds), {
-            'Retry-After': String(seconds),
-          });
-        }
-        const now = this.now();
-        this.statements.pruneUser.run(userId, now - this.windowMs);
-        this.statements.insert.run(userId, now);
-      });
+    this.reserveAttempt = db.transaction((userId: string) => {
+      const waitMs = this.retryAfterMs(userId);
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        throw new HttpError(429, PASSWORD_CHANGE_ERRORS.throttled(seconds), {
+          'Retry-After': String(seconds),
+        });
+      }
+      const now = this.now();
+      this.statements.pruneUser.run(userId, now - this.windowMs);
+      this.statements.insert.run(userId, now);
+    });
   }
 
   /** Milliseconds until this user may try again; 0 when they may try now. */

@@ -1,17 +1,25 @@
 /**
- * The authorization matrix: every call of the spec (section 7) against every way a caller can be refused. Each
- * case must get its exact refusal (status, message, and the Bearer challenge on a 401), never a 2xx or a 5xx,
- * and nothing may change for the account it aimed at. The matrix is printed at the end of the file's run.
+ * The authorization matrix: every call of the spec (section 7), and the portal's own reauthenticate call, against
+ * every way a caller can be refused. Each case must get its exact refusal (status, message, machine code, and the
+ * Bearer challenge on a 401), never a 2xx or a 5xx, and nothing may change for the account it aimed at. The
+ * matrix is printed at the end of the file's run.
  */
 import type { LightMyRequestResponse } from 'fastify';
-import { apiPaths, STEP_UP_REQUIRED_ERROR, STEP_UP_TTL_MS } from 'shared-auth/contract';
+import {
+  API_ERROR_CODES,
+  apiPaths,
+  REAUTHENTICATION_REQUIRED_ERROR,
+  STEP_UP_REQUIRED_ERROR,
+  STEP_UP_TTL_MS,
+} from 'shared-auth/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintAccessToken, type TokenFlaw } from '../helpers.js';
+import { CLIENT_ID, mintAccessToken, sessionClaimsOf, type TokenFlaw } from '../helpers.js';
 import {
   enrolAuthenticator,
   newUser,
   signInSession,
   startClockedApp,
+  totp,
   type ClockedApp,
   type Session,
 } from '../security-helpers.js';
@@ -35,8 +43,12 @@ interface SpecCall {
   public?: true;
   /** The refusal a federated user gets; undefined where federated users may call it. */
   federated?: string;
-  /** A multifactor call: refused without a step-up grant once the user has an active factor. */
+  /** Refused without a step-up grant once the user has an active factor. */
   stepUp?: true;
+  /** Turns on a first factor: refused to a user without one whose sign-in is older than 5 minutes. */
+  firstFactor?: true;
+  /** A call of the portal beyond the spec's 19. */
+  portal?: true;
 }
 
 const PROFILE_FEDERATED = 'Federated users cannot edit their profile';
@@ -54,6 +66,7 @@ const multifactor = (
   variants: [{ path: (sub) => apiPaths.multifactor(factor, sub, action), ...(body ? { body } : {}) }],
   federated: SECURITY_FEDERATED,
   stepUp: true,
+  ...(['enroll', 'activate', 'opt-in'].includes(action) ? { firstFactor: true as const } : {}),
 });
 
 /** The spec's 19 calls, in its order. */
@@ -82,6 +95,7 @@ const CALLS: SpecCall[] = [
       },
     ],
     federated: PASSWORD_FEDERATED,
+    stepUp: true,
   },
   {
     method: 'GET',
@@ -117,11 +131,21 @@ const CALLS: SpecCall[] = [
   multifactor('email', 'opt-in', 'PUT', () => ({})),
   multifactor('email', 'opt-out', 'DELETE'),
   multifactor('email', 'reset', 'DELETE', () => ({ optOut: true })),
+  {
+    method: 'POST',
+    spec: '/api/stepup/{sub}/reauthenticate',
+    // The account's real password: only the authorization stands between this and a confirmation.
+    variants: [{ path: apiPaths.reauthenticate, body: (account) => ({ password: account.password }) }],
+    federated: SECURITY_FEDERATED,
+    portal: true,
+  },
 ];
 
 interface Expected {
   status: number;
   error: string | RegExp;
+  /** The machine code beside `error`, when the refusal carries one. */
+  code?: string;
   /** The WWW-Authenticate a 401 carries. */
   challenge?: string | RegExp;
 }
@@ -138,8 +162,10 @@ const INVALID_TOKEN = /^Bearer error="invalid_token", error_description="/;
 let t: ClockedApp;
 /** A regular user with an active authenticator, whose session's step-up grant has run out. */
 let victim: Session;
-/** Another regular user (no factor: needs no step-up of their own). */
+/** Another regular user (no factor: needs no step-up of their own), signed in more than 5 minutes ago. */
 let other: Session;
+/** A token of one of the victim's sessions that was revoked at /v1/revoke (its grant ended). */
+let revoked: string;
 /** A federated user. */
 let federated: Session;
 const flawed = new Map<TokenFlaw, string>();
@@ -161,6 +187,22 @@ const CASES: Case[] = [
   tokenCase('bad signature', 'wrong-signature', 'The access token signature is not valid'),
   tokenCase('wrong issuer', 'wrong-issuer', 'The access token was issued by another issuer'),
   tokenCase('wrong audience', 'wrong-audience', 'The access token is not meant for this API'),
+  tokenCase('other client', 'other-client', 'The access token was issued to another application'),
+  tokenCase('no scope', 'no-scope', 'The access token lacks the openid scope'),
+  {
+    name: 'ended session',
+    applies: (call) => !call.public,
+    actor: () => ({
+      token: revoked,
+      pathOwner: victim,
+      bodyOwner: victim,
+      expected: {
+        status: 401,
+        error: 'The sign-in session of this access token has ended; sign in again',
+        challenge: INVALID_TOKEN,
+      },
+    }),
+  },
   {
     name: "another's sub",
     applies: (call) => !call.public,
@@ -189,7 +231,25 @@ const CASES: Case[] = [
       token: victim.token,
       pathOwner: victim,
       bodyOwner: victim,
-      expected: { status: 403, error: new RegExp(`^${STEP_UP_REQUIRED_ERROR}: verify`) },
+      expected: {
+        status: 403,
+        error: new RegExp(`^${STEP_UP_REQUIRED_ERROR}: verify`),
+        code: API_ERROR_CODES.stepUpRequired,
+      },
+    }),
+  },
+  {
+    name: 'stale sign-in',
+    applies: (call) => call.firstFactor === true,
+    actor: () => ({
+      token: other.token,
+      pathOwner: other,
+      bodyOwner: other,
+      expected: {
+        status: 403,
+        error: new RegExp(`^${REAUTHENTICATION_REQUIRED_ERROR}: enter your password`),
+        code: API_ERROR_CODES.reauthenticationRequired,
+      },
     }),
   },
 ];
@@ -214,7 +274,8 @@ function expectRefusal(response: LightMyRequestResponse, expected: Expected, whe
   expect(response.statusCode, `${where}: ${response.body}`).toBe(expected.status);
   expect(response.headers['content-type'], where).toMatch(/^application\/json/);
   const body = response.json<Record<string, unknown>>();
-  expect(Object.keys(body), where).toEqual(['error']);
+  expect(Object.keys(body), where).toEqual(expected.code ? ['error', 'code'] : ['error']);
+  expect(body.code, where).toBe(expected.code);
   if (typeof expected.error === 'string') expect(body.error, where).toBe(expected.error);
   else expect(body.error, where).toMatch(expected.error);
   if (expected.challenge === undefined) {
@@ -236,6 +297,9 @@ function snapshot() {
     'factor_throttle_events',
     'password_change_failures',
     'mailbox_messages',
+    'notifications',
+    'oidc_payloads',
+    'revoked_access_tokens',
   ];
   return Object.fromEntries(
     tables.map((table) => [table, t.app.db.prepare(`SELECT * FROM ${table} ORDER BY rowid`).all()]),
@@ -247,14 +311,37 @@ let before: ReturnType<typeof snapshot>;
 beforeAll(async () => {
   t = await startClockedApp();
   victim = await signInSession(t.app, await newUser(t.app));
-  await enrolAuthenticator(t, victim);
-  // Activation granted this session 5 minutes of step-up; let them run out.
-  t.clock.advance(STEP_UP_TTL_MS + 1_000);
   other = await signInSession(t.app, await newUser(t.app));
+  const secret = await enrolAuthenticator(t, victim);
+  const ended = await signInSession(t.app, victim, () => ({ code: totp(secret, t.clock.now) }));
+  const revocation = await t.app.inject({
+    method: 'POST',
+    url: '/oauth2/default/v1/revoke',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      client_id: CLIENT_ID,
+      token: ended.tokens.refresh_token ?? '',
+    }).toString(),
+  });
+  expect(revocation.statusCode).toBe(200);
+  revoked = ended.token;
+  // Activation granted the victim's session 5 minutes of step-up; let them run out (and age the other user's
+  // sign-in past the 5 minutes within which a first factor needs no confirmation; sign-ins use the real clock).
+  t.clock.advance(STEP_UP_TTL_MS + 60_000);
   federated = await signInSession(t.app, await newUser(t.app, { federated: true }));
-  for (const flaw of ['expired', 'wrong-signature', 'wrong-issuer', 'wrong-audience'] as const) {
+  for (const flaw of [
+    'expired',
+    'wrong-signature',
+    'wrong-issuer',
+    'wrong-audience',
+    'other-client',
+    'no-scope',
+  ] as const) {
     // Otherwise exactly the victim's token: same user, same sign-in session.
-    flawed.set(flaw, await mintAccessToken(t.app, victim.user.id, { claims: { sid: victim.sid }, flaw }));
+    flawed.set(
+      flaw,
+      await mintAccessToken(t.app, victim.user.id, { claims: sessionClaimsOf(victim.token), flaw }),
+    );
   }
   before = snapshot();
 });
@@ -277,7 +364,7 @@ afterAll(async () => {
   console.log(
     [
       `Authorization matrix: ${CALLS.length} calls × ${CASES.length} cases, ${cases} requests` +
-        ' (— = not applicable: federated users may call it, or no step-up is needed)',
+        ' (— = not applicable: federated users may call it, no step-up is needed, or it turns on no factor)',
       line(['call', ...columns]),
       '-'.repeat(line(['call', ...columns]).length),
       ...rows,
@@ -287,9 +374,9 @@ afterAll(async () => {
 });
 
 describe('authorization matrix: the spec calls × every way to be refused', () => {
-  it('has the spec section 7 calls, 19 of them', () => {
-    expect(CALLS).toHaveLength(19);
-    expect(new Set(CALLS.map(rowName)).size).toBe(19);
+  it("has the spec section 7 calls, 19 of them, and the portal's reauthenticate", () => {
+    expect(CALLS.filter((call) => !call.portal)).toHaveLength(19);
+    expect(new Set(CALLS.map(rowName)).size).toBe(20);
   });
 
   it('starts from a victim who must step up (sanity of the setup)', async () => {
@@ -331,7 +418,7 @@ describe('authorization matrix: the spec calls × every way to be refused', () =
     }
   });
 
-  it('changed nothing: no profile, password, factor, code, grant, throttle count or email', () => {
+  it('changed nothing: no profile, password, factor, code, grant, throttle count, session, notice or email', () => {
     expect(snapshot()).toEqual(before);
   });
 });

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { apiPaths } from 'shared-auth/contract';
+import { API_ERROR_CODES, apiPaths } from 'shared-auth/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTwice } from '../helpers.js';
 import {
@@ -55,7 +55,7 @@ const mf = (
   good,
 });
 
-/** The spec's calls with a caller (all but getSettings, which has no body and no path parameter). */
+/** The spec's calls with a caller (all but getSettings, which has no body and no path parameter), and reauthenticate. */
 const CALLS: FuzzCall[] = [
   {
     method: 'PUT',
@@ -116,6 +116,13 @@ const CALLS: FuzzCall[] = [
   mf('email', 'opt-in', 'PUT'),
   mf('email', 'opt-out', 'DELETE'),
   mf('email', 'reset', 'DELETE', { optOut: true }),
+  {
+    method: 'POST',
+    spec: '/api/stepup/{sub}/reauthenticate',
+    path: apiPaths.reauthenticate,
+    fields: ['password'],
+    good: { password: 'Not-The-Password-1' },
+  },
 ];
 
 // ---- Generators -------------------------------------------------------------------------------------------
@@ -398,7 +405,9 @@ function checkAnswer(response: LightMyRequestResponse, where: string) {
   expect(response.headers['content-type'], where).toMatch(/^application\/json/);
   if (response.statusCode >= 400) {
     const body = response.json<Record<string, unknown>>();
-    expect(Object.keys(body), where).toEqual(['error']);
+    // `{ error }`, and for the refusals the page reacts to, a machine `code` from the contract beside it.
+    expect(['error', ...(body.code === undefined ? [] : ['code'])], where).toEqual(Object.keys(body));
+    if (body.code !== undefined) expect(Object.values(API_ERROR_CODES), where).toContain(body.code);
     expect(typeof body.error, where).toBe('string');
     expect((body.error as string).length, where).toBeGreaterThan(0);
   } else {
