@@ -22,8 +22,8 @@ import {
   FORM_NOT_VALID,
   SIGN_IN_UNAVAILABLE,
 } from '../src/oidc/interactions/pages.js';
-import { STORAGE_RETRY_AFTER_SECONDS } from '../src/oidc/interactions/routes.js';
 import { SignInKeys } from '../src/oidc/interactions/secrets.js';
+import { STORAGE_RETRY_AFTER_SECONDS } from '../src/plugins/errors.js';
 import { MAX_FAILURES, SignInThrottle, WINDOW_MS } from '../src/oidc/interactions/throttle.js';
 import { authorizeUrl, CookieJar, exchangeCode, follow, pkcePair, tempDir, type Tokens } from './helpers.js';
 import {

@@ -5,6 +5,7 @@ import type { InteractionResults } from 'oidc-provider';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/index.js';
 import { isStorageUnavailableError } from '../../db/errors.js';
+import { STORAGE_RETRY_AFTER_SECONDS } from '../../plugins/errors.js';
 import type { Directory } from '../../directory/directory.js';
 import type { FactorService } from '../../factors/service.js';
 import { loadCookieKeys } from '../keys.js';
@@ -20,9 +21,6 @@ import {
 import { SignInKeys } from './secrets.js';
 import { buildSteps, PASSWORD_STEP } from './steps.js';
 import { SignInThrottle, WINDOW_MS } from './throttle.js';
-
-/** Retry-After of the 503 when a sign-in attempt cannot be recorded. */
-export const STORAGE_RETRY_AFTER_SECONDS = 30;
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
