@@ -296,6 +296,25 @@ describe('fail closed when the attempt cannot be recorded', () => {
     ).toBe(303);
   });
 
+  it('a database another process holds the write lock of: 503 at once, the same page whatever the password', async () => {
+    const account = await newUser(t.app);
+    const signIn = await openSignIn(t.app);
+    const other = openDatabase(t.dataDir);
+    other.exec('BEGIN IMMEDIATE');
+    let answers;
+    try {
+      answers = await bothPasswords(account, signIn);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expectSameUnavailablePage(answers.wrong, answers.right);
+    expect(answers.checks).toBe(0);
+    expect(
+      (await signIn.postOnly({ email: account.user.email, password: account.password })).statusCode,
+    ).toBe(303);
+  });
+
   it('a full database (no page left to grow into): 503, the same page whatever the password', async () => {
     const account = await newUser(t.app);
     const signIn = await openSignIn(t.app);
