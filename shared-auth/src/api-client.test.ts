@@ -37,6 +37,7 @@ describe('createApiClient against a real HTTP server', () => {
       response.setHeader('Access-Control-Allow-Origin', '*');
       response.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
       response.setHeader('Access-Control-Allow-Methods', 'GET, PUT');
+      response.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate');
       if (request.method === 'OPTIONS') {
         response.writeHead(204).end();
         return;
@@ -46,6 +47,17 @@ describe('createApiClient against a real HTTP server', () => {
         contentType: request.headers['content-type'],
         accept: request.headers.accept,
       });
+      if (request.url === '/ended' || request.url === '/no-token') {
+        response.writeHead(401, {
+          'Content-Type': 'application/json',
+          'WWW-Authenticate':
+            request.url === '/ended'
+              ? 'Bearer error="invalid_token", error_description="The sign-in session has ended"'
+              : 'Bearer',
+        });
+        response.end(JSON.stringify({ error: 'Sign in again' }));
+        return;
+      }
       if (request.url === '/refused') {
         response.writeHead(403, { 'Content-Type': 'application/json' });
         response.end(JSON.stringify({ error: 'You may only change your own account' }));
@@ -71,6 +83,16 @@ describe('createApiClient against a real HTTP server', () => {
       contentType: 'application/json',
       accept: 'application/json',
     });
+  });
+
+  it('tells the page when the API refuses the token it sent (the session ended), and only then', async () => {
+    const ended = jest.fn();
+    const client = createApiClient({ baseUrl, getAccessToken: () => 'token-123', onSessionEnded: ended });
+    await expect(client.get('/refused')).rejects.toMatchObject({ status: 403 });
+    await expect(client.get('/no-token')).rejects.toMatchObject({ status: 401 });
+    expect(ended).not.toHaveBeenCalled();
+    await expect(client.get('/ended')).rejects.toMatchObject({ status: 401, message: 'Sign in again' });
+    expect(ended).toHaveBeenCalledTimes(1);
   });
 
   it("turns a refusal into an ApiError carrying the server's error text and status", async () => {

@@ -10,6 +10,20 @@ export interface ApiClientOptions {
   /** Origin (and optional path) of the account API; '' means the page's own origin. */
   baseUrl: string;
   getAccessToken: AccessTokenGetter;
+  /**
+   * Called when the API refuses the token that was sent (401 `invalid_token`): the sign-in session ended
+   * elsewhere (signed out, revoked, or ended by a password or 2-step change in another browser). The portal then
+   * drops its tokens, so the visitor signs in again instead of seeing every call fail.
+   */
+  onSessionEnded?: () => void;
+}
+
+/** A 401 whose challenge says the bearer token was refused (RFC 6750), not that none was sent. */
+function isRefusedToken(error: AxiosError): boolean {
+  const challenge = error.response?.headers['www-authenticate'];
+  return (
+    error.response?.status === 401 && typeof challenge === 'string' && challenge.includes('invalid_token')
+  );
 }
 
 /** A refusal or failure of an API call, carrying the server's `error` text when it sent one. */
@@ -63,7 +77,11 @@ function toApiError(error: unknown): ApiError {
 }
 
 /** The axios client every spec call goes through: bearer token, JSON headers and the second JSON parse. */
-export function createApiClient({ baseUrl, getAccessToken }: ApiClientOptions): AxiosInstance {
+export function createApiClient({
+  baseUrl,
+  getAccessToken,
+  onSessionEnded,
+}: ApiClientOptions): AxiosInstance {
   const client = axios.create({
     baseURL: baseUrl,
     headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
@@ -75,6 +93,9 @@ export function createApiClient({ baseUrl, getAccessToken }: ApiClientOptions): 
     if (token) config.headers.set('Authorization', `Bearer ${token}`);
     return config;
   });
-  client.interceptors.response.use(undefined, (error: unknown) => Promise.reject(toApiError(error)));
+  client.interceptors.response.use(undefined, (error: unknown) => {
+    if (onSessionEnded && error instanceof AxiosError && isRefusedToken(error)) onSessionEnded();
+    return Promise.reject(toApiError(error));
+  });
   return client;
 }

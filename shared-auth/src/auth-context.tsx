@@ -24,6 +24,8 @@ export interface PortalAuth {
   flagBaseUrl: string;
   /** Fetches fresh claims from the identity provider after the user changed them. */
   refreshUser: () => Promise<void>;
+  /** The API refused the access token (the session ended elsewhere): the page signs the visitor in again. */
+  onSessionEnded?: () => void;
 }
 
 const AuthContext = createContext<PortalAuth | null>(null);
@@ -46,9 +48,10 @@ export function useAuth(): PortalAuth {
 
 /** The API client for the current auth, rebuilt only when the base URL or token source changes. */
 export function useApiClient(): AxiosInstance {
-  const { apiBaseUrl, getAccessToken } = useAuth();
+  const { apiBaseUrl, getAccessToken, onSessionEnded } = useAuth();
   return useMemo(
-    () => createApiClient({ baseUrl: apiBaseUrl, getAccessToken }),
-    [apiBaseUrl, getAccessToken],
+    () =>
+      createApiClient({ baseUrl: apiBaseUrl, getAccessToken, ...(onSessionEnded ? { onSessionEnded } : {}) }),
+    [apiBaseUrl, getAccessToken, onSessionEnded],
   );
 }

@@ -14,7 +14,13 @@ export function SignedInPortal({ settings }: { settings: Settings }) {
   const claims = authState?.idToken?.claims;
   const user = useMemo(() => userFromClaims(claims ?? {}), [claims]);
   const getAccessToken = useCallback(() => oktaAuth.getAccessToken(), [oktaAuth]);
-  const client = useMemo(() => createApiClient({ baseUrl: '', getAccessToken }), [getAccessToken]);
+  // The API refused the token: the session ended elsewhere (signed out, revoked, a password or 2-step change in
+  // another browser). Dropping the tokens sends the visitor to sign-in (RequireAuth) and back to this page.
+  const sessionEnded = useCallback(() => oktaAuth.tokenManager.clear(), [oktaAuth]);
+  const client = useMemo(
+    () => createApiClient({ baseUrl: '', getAccessToken, onSessionEnded: sessionEnded }),
+    [getAccessToken, sessionEnded],
+  );
   const isFederated = useIsFederated(client, user.sub);
 
   const refreshUser = useCallback(async () => {
@@ -33,8 +39,9 @@ export function SignedInPortal({ settings }: { settings: Settings }) {
             apiBaseUrl: '',
             flagBaseUrl: settings.FlagBaseUrl,
             refreshUser,
+            onSessionEnded: sessionEnded,
           },
-    [user, isFederated, getAccessToken, settings.FlagBaseUrl, refreshUser],
+    [user, isFederated, getAccessToken, settings.FlagBaseUrl, refreshUser, sessionEnded],
   );
 
   if (!auth) return <WaitDialog open title="Loading" />;
