@@ -141,4 +141,29 @@ describe('Okta mode', () => {
     });
     expect(response.statusCode).toBe(401);
   });
+
+  it('refuses a token of another application of the org (same audience), or without the openid scope, before any account is created', async () => {
+    for (const [claims, error] of [
+      [
+        { uid: '00uOtherApp0000000001', cid: '0oaSomeOtherApp' },
+        'The access token was issued to another application',
+      ],
+      [
+        { uid: '00uOtherApp0000000001', cid: undefined },
+        'The access token was issued to another application',
+      ],
+      [
+        { uid: '00uOtherApp0000000001', scp: ['profile', 'email'] },
+        'The access token lacks the openid scope',
+      ],
+    ] as const) {
+      const response = await t.app.inject({
+        url: '/api/profile/00uOtherApp0000000001/isfederated',
+        headers: { authorization: `Bearer ${await oktaToken(claims)}` },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ error });
+    }
+    expect(t.app.directory.findById('00uOtherApp0000000001')).toBeUndefined();
+  });
 });
