@@ -74,24 +74,30 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   // DATA_DIR holds the database, tokens and keys: 0700, files 0600, before anything is opened in it.
   secureDataDir(config.DATA_DIR, app.log);
 
-  // 1. Third-party plugins: helmet, cors, rate-limit, formbody, middie.
-  await app.register(externalPlugins, { config });
-  await app.register(errorsPlugin);
-  // 2. The app's plugins: database, user directory, token verification, embedded identity provider.
-  await app.register(dbPlugin);
-  await app.register(directoryPlugin);
-  await app.register(tokenVerificationPlugin);
-  // Email (mailbox or SMTP) and 2-step factors: the sign-in step of the provider uses them.
-  await app.register(mailPlugin);
-  // Notices to the account holder (an outbox delivered through the mail transport).
-  await app.register(notificationsPlugin);
-  await app.register(factorsPlugin);
-  await app.register(oidcPlugin);
-  // 3. Routes.
-  await app.register(apiRoutes, { prefix: '/api' });
-  await app.register(webRoutes);
+  try {
+    // 1. Third-party plugins: helmet, cors, rate-limit, formbody, middie.
+    await app.register(externalPlugins, { config });
+    await app.register(errorsPlugin);
+    // 2. The app's plugins: database, user directory, token verification, embedded identity provider.
+    await app.register(dbPlugin);
+    await app.register(directoryPlugin);
+    await app.register(tokenVerificationPlugin);
+    // Email (mailbox or SMTP) and 2-step factors: the sign-in step of the provider uses them.
+    await app.register(mailPlugin);
+    // Notices to the account holder (an outbox delivered through the mail transport).
+    await app.register(notificationsPlugin);
+    await app.register(factorsPlugin);
+    await app.register(oidcPlugin);
+    // 3. Routes.
+    await app.register(apiRoutes, { prefix: '/api' });
+    await app.register(webRoutes);
 
-  await app.ready();
+    await app.ready();
+  } catch (error) {
+    // A refused start-up (e.g. a ConfigError from a plugin) still closes what was opened, the database first.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   // Start-up may wait for another process's write lock; serving may not (plugins/errors.ts answers 503).
   useServingBusyTimeout(app.db);
   return app;

@@ -47,7 +47,9 @@ async function main(): Promise<void> {
     }
     stopping = true;
     app.log.info({ signal, deadlineMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutting down');
+    let forced = false;
     const deadline = setTimeout(() => {
+      forced = true;
       app.log.warn('shutdown deadline passed: closing the remaining connections');
       app.server.closeAllConnections();
       // The connections are gone; give the close hooks (the database) a moment, then leave regardless.
@@ -56,7 +58,8 @@ async function main(): Promise<void> {
     app.close().then(
       () => {
         clearTimeout(deadline);
-        process.exit(0);
+        // 1 when requests had to be cut: the stop was not clean.
+        process.exit(forced ? 1 : 0);
       },
       (error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed');

@@ -1,34 +1,113 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseEncryptionKey } from '../config/env.js';
+import { ConfigError, parseEncryptionKey } from '../config/env.js';
+import type { Db } from '../db/connection.js';
+import { SecretBox } from './secret-box.js';
 
 export const TOTP_KEY_FILE = 'totp-encryption-key';
+/** The `meta` row holding the key's fingerprint (an HMAC made with the key: it reveals nothing of it). */
+export const TOTP_KEY_FINGERPRINT = 'totp_key_fingerprint';
 
 export interface LoadedKey {
   key: Buffer;
   /** Where it came from, for the start-up log line. */
   source: 'environment' | 'file' | 'generated';
   file?: string;
+  /** The key differs from the one this database knew, which had sealed nothing: the fingerprint was replaced. */
+  replacedUnusedKey?: boolean;
 }
+
+/** Identifies a key without revealing it: HMAC-SHA256 keyed by the key itself over a fixed label. */
+export function keyFingerprint(key: Buffer): string {
+  return createHmac('sha256', key).update('portal totp-encryption-key fingerprint v1').digest('base64url');
+}
+
+function sameFingerprint(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** One sealed authenticator secret (with its user id, the additional data), if any is stored. */
+function aSealedSecret(db: Db): { user_id: string; secret_enc: string } | undefined {
+  return db
+    .prepare('SELECT user_id, secret_enc FROM user_factors WHERE secret_enc IS NOT NULL LIMIT 1')
+    .get() as { user_id: string; secret_enc: string } | undefined;
+}
+
+const RESTORE_HINT =
+  'Restore the key the secrets were sealed with (the DATA_DIR/totp-encryption-key file from a backup, or the ' +
+  'same TOTP_ENCRYPTION_KEY), or the authenticator apps enrolled so far stop working.';
 
 /**
  * The key that encrypts authenticator-app secrets: TOTP_ENCRYPTION_KEY when set (validated at start-up),
- * otherwise a key generated once and kept in DATA_DIR (mode 0600), like the provider's signing key. Losing
- * that file makes every enrolled authenticator app unusable, so back it up with the database.
+ * otherwise a key generated once and kept in DATA_DIR (mode 0600), like the provider's signing key.
+ *
+ * With `db`, the key must be the one the database's sealed secrets were made with: checked against the key's
+ * fingerprint in `meta` (stored on first use), or, for a database from before the fingerprint, by opening one
+ * sealed secret. Otherwise the start-up stops with a ConfigError naming TOTP_ENCRYPTION_KEY, and no new key is
+ * ever generated while sealed secrets exist.
  */
-export function loadTotpEncryptionKey(configured: Buffer | undefined, dataDir: string): LoadedKey {
+export function loadTotpEncryptionKey(configured: Buffer | undefined, dataDir: string, db?: Db): LoadedKey {
+  const sealed = db ? aSealedSecret(db) : undefined;
+  const loaded = readOrCreateKey(configured, dataDir, sealed !== undefined);
+  if (!db) return loaded;
+
+  const fingerprint = keyFingerprint(loaded.key);
+  const stored = (
+    db.prepare('SELECT value FROM meta WHERE key = ?').get(TOTP_KEY_FINGERPRINT) as
+      { value: string } | undefined
+  )?.value;
+  if (stored !== undefined && sameFingerprint(stored, fingerprint)) return loaded;
+  if (sealed) {
+    if (stored !== undefined) {
+      throw new ConfigError(
+        `TOTP_ENCRYPTION_KEY: the ${describe(loaded)} is not the key the authenticator secrets in the database ` +
+          `were sealed with (its fingerprint differs). ${RESTORE_HINT}`,
+      );
+    }
+    try {
+      new SecretBox(loaded.key).open(sealed.secret_enc, sealed.user_id);
+    } catch {
+      throw new ConfigError(
+        `TOTP_ENCRYPTION_KEY: the ${describe(loaded)} cannot open the authenticator secrets in the database. ` +
+          RESTORE_HINT,
+      );
+    }
+  }
+  db.prepare(
+    `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  ).run(TOTP_KEY_FINGERPRINT, fingerprint);
+  return { ...loaded, replacedUnusedKey: stored !== undefined };
+}
+
+function describe(loaded: LoadedKey): string {
+  return loaded.source === 'environment' ? 'key in TOTP_ENCRYPTION_KEY' : `key in ${loaded.file}`;
+}
+
+function readOrCreateKey(configured: Buffer | undefined, dataDir: string, secretsSealed: boolean): LoadedKey {
   if (configured) return { key: configured, source: 'environment' };
   const file = path.join(dataDir, TOTP_KEY_FILE);
   if (existsSync(file)) {
     const key = parseEncryptionKey(readFileSync(file, 'utf8'));
-    if (!key) throw new Error(`${file} does not hold a 32-byte key (64 hex characters)`);
+    if (!key) {
+      throw new ConfigError(`TOTP_ENCRYPTION_KEY: ${file} does not hold a 32-byte key (64 hex characters)`);
+    }
     return { key, source: 'file', file };
   }
+  if (secretsSealed) {
+    throw new ConfigError(
+      `TOTP_ENCRYPTION_KEY is not set and ${file} is missing, but the database holds authenticator secrets ` +
+        `sealed with a key. ${RESTORE_HINT}`,
+    );
+  }
   const key = randomBytes(32);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, `${key.toString('hex')}\n`, { mode: 0o600 });
+  // The mode above applies only to a new file; a leftover temp file keeps its own.
+  chmodSync(temp, 0o600);
   renameSync(temp, file);
   return { key, source: 'generated', file };
 }

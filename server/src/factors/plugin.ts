@@ -17,7 +17,13 @@ const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 export default fp(
   async function factorsPlugin(app: FastifyInstance) {
     const { config } = app;
-    const loaded = loadTotpEncryptionKey(config.TOTP_ENCRYPTION_KEY, config.DATA_DIR);
+    // Refuses (ConfigError naming TOTP_ENCRYPTION_KEY) a key that cannot open the secrets already sealed.
+    const loaded = loadTotpEncryptionKey(config.TOTP_ENCRYPTION_KEY, config.DATA_DIR, app.db);
+    if (loaded.replacedUnusedKey) {
+      app.log.warn(
+        'TOTP_ENCRYPTION_KEY changed while no authenticator secret was sealed: the new key is kept',
+      );
+    }
     if (loaded.source === 'generated') {
       app.log[config.embedded ? 'info' : 'warn'](
         { file: loaded.file },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
 
@@ -13,11 +13,15 @@ export interface SigningKeys {
   publicJwks: { keys: JWK[] };
 }
 
-/** Writes through a temporary file so a crash never leaves a half-written key behind. */
+/**
+ * Writes through a temporary file so a crash never leaves a half-written key behind. Owner-only (0600 in a 0700
+ * folder), whatever the umask: `mode` applies only when a file is created, so a leftover temp file is chmod-ed too.
+ */
 function writeSecretFile(file: string, content: string): void {
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, content, { mode: 0o600 });
+  chmodSync(temp, 0o600);
   renameSync(temp, file);
 }
 

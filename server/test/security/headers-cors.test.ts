@@ -179,7 +179,13 @@ describe('security headers behind https (PUBLIC_URL https)', () => {
     const settings = path.join(dataDir, 'settings.json');
     writeFileSync(settings, JSON.stringify({ Domain: 'https://portal.example', ClientId: CLIENT_ID }));
     const t = await startApp(
-      { ...portalFiles(dataDir), PUBLIC_URL: 'https://portal.example', SETTINGS_FILE: settings },
+      {
+        ...portalFiles(dataDir),
+        // http trusted origins are refused with an https PUBLIC_URL.
+        TRUSTED_ORIGINS: 'https://embed.example',
+        PUBLIC_URL: 'https://portal.example',
+        SETTINGS_FILE: settings,
+      },
       dataDir,
     );
     try {
