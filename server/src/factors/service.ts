@@ -254,12 +254,16 @@ export class FactorService {
 
   /** The reserved attempt stays counted; the one that reaches the limit locks and tells the account holder. */
   private wrongCode(user: User, userAgent: string | undefined): never {
-    if (this.wrongCodes.count(user.id) === MAX_WRONG_CODES) {
-      this.notifier.queue(
-        user,
-        { type: 'account-locked', reason: 'verification-code', until: this.wrongCodes.lockedUntil(user.id) },
-        { userAgent, at: this.now() },
-      );
+    if (this.wrongCodes.count(user.id) >= MAX_WRONG_CODES) {
+      const event = {
+        type: 'account-locked',
+        reason: 'verification-code',
+        until: this.wrongCodes.lockedUntil(user.id),
+      } as const;
+      const now = this.now();
+      if (!this.notifier.queuedSince(user.id, event, now - WRONG_CODE_WINDOW_MS)) {
+        this.notifier.queue(user, event, { userAgent, at: now });
+      }
     }
     throw new HttpError(400, INVALID_CODE_ERROR);
   }

@@ -93,7 +93,7 @@ function partsOf(event: AccountEvent): Parts {
           return {
             ...locked,
             subject: 'Password changes on your F5 account are paused after wrong passwords',
-            what: `The current password was entered wrongly too many times on the Password page of My Profile. Password changes are paused until ${until}.`,
+            what: `Your password was entered wrongly too many times in My Profile (to change it on the Password page, or to confirm it's you on the Security page). Both are paused until ${until}.`,
           };
         case 'verification-code':
           return {

@@ -31,4 +31,9 @@ export interface Notifier {
    * change, so the change and its notice commit together; delivery happens afterwards and is retried.
    */
   queue(recipient: NotificationRecipient, event: AccountEvent, context: EventContext): void;
+  /**
+   * Whether a notice of this kind was queued for the account since `since` (ms): a throttle that locks again as
+   * its sliding window moves tells the holder once per lockout period, not on every refused attempt.
+   */
+  queuedSince(recipientId: string, event: AccountEvent, since: number): boolean;
 }

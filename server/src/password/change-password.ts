@@ -12,7 +12,7 @@ import { HttpError } from '../http/errors.js';
 import type { RevokedSessions } from '../oidc/adapter.js';
 import type { AccountSessions } from '../auth/sessions.js';
 import type { Notifier } from '../notifications/types.js';
-import type { PasswordChangeThrottle } from './throttle.js';
+import { PASSWORD_CHANGE_WINDOW_MS, type PasswordChangeThrottle } from './throttle.js';
 
 export interface PasswordChangeDeps {
   db: Db;
@@ -64,12 +64,13 @@ export async function verifyCurrentPassword(
   const matches = await passwordMatches(hash, password);
   const verifyMs = performance.now() - started;
   if (!matches) {
-    if (reservation.locksIfWrong) {
-      deps.notifier.queue(
-        user,
-        { type: 'account-locked', reason: 'password', until: reservation.lockedUntil() },
-        { userAgent: actor.userAgent, at: deps.now() },
-      );
+    const event = { type: 'account-locked', reason: 'password', until: reservation.lockedUntil() } as const;
+    const now = deps.now();
+    if (
+      reservation.locksIfWrong &&
+      !deps.notifier.queuedSince(user.id, event, now - PASSWORD_CHANGE_WINDOW_MS)
+    ) {
+      deps.notifier.queue(user, event, { userAgent: actor.userAgent, at: now });
     }
     throw new PasswordChangeRefusal(400, wrongMessage, verifyMs);
   }
