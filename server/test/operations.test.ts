@@ -15,7 +15,19 @@ import { openDatabase, DB_FILE_NAME, SERVING_BUSY_TIMEOUT_MS } from '../src/db/c
 import { runCli } from '../src/directory/cli.js';
 import { STORAGE_UNAVAILABLE_MESSAGE } from '../src/plugins/errors.js';
 import { READINESS_REUSE_MS } from '../src/routes/web.js';
-import { ALICE, startApp, subOf, tempDir, tokensFor, type TestApp } from './helpers.js';
+import { escapeHtml } from '../src/oidc/html.js';
+import {
+  ALICE,
+  authorizeUrl,
+  CLIENT_ID,
+  PORTAL,
+  SCOPES,
+  startApp,
+  subOf,
+  tempDir,
+  tokensFor,
+  type TestApp,
+} from './helpers.js';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -115,6 +127,38 @@ describe('a database another process holds the write lock of', () => {
     clock.now += READINESS_REUSE_MS;
     expect((await t.app.inject('/readyz')).json()).toEqual({ status: 'ready' });
     expect((await updateProfile('Alice')).statusCode).toBe(200);
+  });
+
+  it("answers the identity provider's writes 503 with Retry-After too (a sign-in request, a token refresh)", async () => {
+    const { refresh_token: refreshToken } = await tokensFor(t.app, ALICE);
+    const lock = await holdWriteLock(t.dataDir);
+    try {
+      const page = await t.app.inject({ url: authorizeUrl(), headers: { accept: 'text/html' } });
+      expect(page.statusCode).toBe(503);
+      expect(Number(page.headers['retry-after'])).toBeGreaterThan(0);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toContain(escapeHtml(STORAGE_UNAVAILABLE_MESSAGE));
+
+      const token = await t.app.inject({
+        method: 'POST',
+        url: '/oauth2/default/v1/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PORTAL },
+        payload: new URLSearchParams({
+          grant_type: 'refresh_token',
+          client_id: CLIENT_ID,
+          scope: SCOPES,
+          refresh_token: refreshToken ?? '',
+        }).toString(),
+      });
+      expect(token.statusCode).toBe(503);
+      expect(Number(token.headers['retry-after'])).toBeGreaterThan(0);
+      expect(token.json()).toEqual({
+        error: 'temporarily_unavailable',
+        error_description: STORAGE_UNAVAILABLE_MESSAGE,
+      });
+    } finally {
+      await lock.release();
+    }
   });
 
   it('still lets the directory CLI add a user while the server runs: the CLI waits longer than the server', async () => {

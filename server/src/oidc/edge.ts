@@ -12,10 +12,15 @@
  * - `state` and `nonce` are stored with the interaction: longer than MAX_STATE_LENGTH, the request is refused
  *   (400 invalid_request) before the provider stores anything; so is an authorization request whose parameters
  *   are longer than MAX_AUTHORIZE_PARAMS_LENGTH in all.
+ * - A storage failure inside the provider (busy, full, read-only database) is 503 with Retry-After, as on the
+ *   API, instead of its 500 server_error (answerStorageErrorsWith503).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config/index.js';
+import { isStorageUnavailableError } from '../db/errors.js';
+import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from '../plugins/errors.js';
 import { escapeHtml, page } from './html.js';
 import { providerCors } from './okta-compat.js';
 import { OKTA_ROUTES } from './provider.js';
@@ -190,4 +195,32 @@ export function providerEdge(config: AppConfig, now: () => number) {
     if (path === OKTA_ROUTES.token && req.method === 'POST') return guardToken(req, res, next);
     next();
   };
+}
+
+/**
+ * The provider's own error handlers answer any unexpected error 500 `server_error` ("oops! something went
+ * wrong"). A storage failure is marked when the provider reports it (`server_error` event) and, once its error
+ * handler is done, answered 503 with Retry-After and the API's clear text: JSON for calls, a page for browsers.
+ */
+export function answerStorageErrorsWith503(provider: Provider): void {
+  const unavailable = new WeakSet<object>();
+  provider.on('server_error', (ctx: object, error: unknown) => {
+    if (isStorageUnavailableError(error)) unavailable.add(ctx);
+  });
+  // provider.use runs around the provider's routes and their error handlers.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (!unavailable.has(ctx)) return;
+    ctx.status = 503;
+    ctx.set('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS));
+    ctx.set('Cache-Control', 'no-store');
+    if (ctx.response.is('html')) {
+      ctx.body = page(
+        'Try again in a moment',
+        `<h1>Try again in a moment</h1>\n<p role="alert">${escapeHtml(STORAGE_UNAVAILABLE_MESSAGE)}</p>`,
+      );
+    } else {
+      ctx.body = { error: 'temporarily_unavailable', error_description: STORAGE_UNAVAILABLE_MESSAGE };
+    }
+  });
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { providerEdge } from '../oidc/edge.js';
+import { answerStorageErrorsWith503, providerEdge } from '../oidc/edge.js';
 import { interactionRoutes } from '../oidc/interactions/routes.js';
 import { loadCookieKeys } from '../oidc/keys.js';
 import { providerCors, readRevokeRequest, RevokeRequestError } from '../oidc/okta-compat.js';
@@ -34,6 +34,7 @@ export default fp(
       cookieKeys: loadCookieKeys(config.DATA_DIR),
     });
     provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'identity provider error'));
+    answerStorageErrorsWith503(provider);
 
     store.deleteExpired();
     const cleanup = setInterval(() => {
