@@ -3,9 +3,9 @@
 // there, and SQLite's integrity check must say 'ok'. The suite's :3000 server is never touched.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
+import { Database } from '../support/database.js';
 import { DURABILITY_PORT, REPO_ROOT } from '../support/paths.js';
 import { tempFolder } from '../support/remote-build.js';
 import { signIn } from '../support/sign-in.js';
@@ -16,17 +16,6 @@ const SERVER = path.join(REPO_ROOT, 'server', 'dist', 'server.js');
 const USERS = 4;
 /** SIGKILL once at least this many writes of each kind were acknowledged (the streams keep going until then). */
 const KILL_AFTER = { profile: 400, password: 40 };
-
-/** The server package's own better-sqlite3 (the e2e package has none), typed as far as this test uses it. */
-interface SqliteDatabase {
-  pragma(source: string): unknown;
-  prepare(source: string): { get(...params: unknown[]): unknown };
-  close(): void;
-}
-const Database = createRequire(path.join(REPO_ROOT, 'server', 'package.json'))('better-sqlite3') as new (
-  file: string,
-  options?: { fileMustExist?: boolean },
-) => SqliteDatabase;
 
 /** `node server/dist/server.js` on the test's port and data folder; the embedded provider follows its origin. */
 class PortalServer {

@@ -67,12 +67,39 @@ export async function mailFor(
     const response = await request.get(`${origin}/dev/mailbox/messages`);
     expect(response.ok()).toBe(true);
     const messages = (await response.json()) as MailboxMessage[];
-    found = messages.find((message) => message.to === email && message.date > since);
+    // Codes only: notices about the account (a factor turned on, a password changed) go to the same mailbox.
+    found = messages.find(
+      (message) =>
+        message.to === email && message.date > since && /Your verification code is \d{6}/.test(message.text),
+    );
     expect(found).toBeDefined();
   }).toPass({ timeout: 10_000 });
   const code = /Your verification code is (\d{6})/.exec(found!.text)?.[1];
   if (!code) throw new Error(`No code in: ${found!.text}`);
   return { ...found!, code };
+}
+
+/** The newest notice about the account with this subject (after `since`, ISO), waiting for it to arrive. */
+export async function noticeFor(
+  request: APIRequestContext,
+  email: string,
+  subject: string | RegExp,
+  since = '1970-01-01T00:00:00.000Z',
+): Promise<MailboxMessage> {
+  let found: MailboxMessage | undefined;
+  await expect(async () => {
+    const response = await request.get(`${PORTAL}/dev/mailbox/messages`);
+    expect(response.ok()).toBe(true);
+    const messages = (await response.json()) as MailboxMessage[];
+    found = messages.find(
+      (message) =>
+        message.to === email &&
+        message.date > since &&
+        (typeof subject === 'string' ? message.subject === subject : subject.test(message.subject)),
+    );
+    expect(found).toBeDefined();
+  }).toPass({ timeout: 10_000 });
+  return found!;
 }
 
 /** Waits until the server's 30-second email resend limit has passed since this message. */

@@ -1,0 +1,170 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoSeriousViolations } from '../support/axe.js';
+import { ageSignIns } from '../support/database.js';
+import { signIn, signInOnProvider } from '../support/sign-in.js';
+import { createUser } from '../support/users.js';
+import {
+  appSwitch,
+  enrolAuthenticator,
+  googleSection,
+  logout,
+  noticeFor,
+  PORTAL,
+  signInWithCode,
+} from './security-helpers.js';
+
+// Shares no 3 characters with createUser()'s emails (e2e-<8 hex>@example.org) and meets every rule.
+const NEW_PASSWORD = 'Tumbling-Down-7Q';
+
+// Codes come in 30-second steps and each may be used once: these flows can wait for the next step.
+test.describe.configure({ timeout: 150_000 });
+
+/** The page's access token, as the shell keeps it (okta-auth-js token storage). */
+async function accessTokenOf(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    const storage = JSON.parse(localStorage.getItem('okta-token-storage') ?? '{}') as {
+      accessToken?: { accessToken?: string };
+    };
+    return storage.accessToken?.accessToken ?? '';
+  });
+  expect(token).not.toBe('');
+  return token;
+}
+
+async function changePassword(page: Page, current: string, next: string) {
+  await page.getByRole('button', { name: 'Change Password' }).click();
+  await page.getByLabel('Current Password').fill(current);
+  await page.getByLabel('New Password').fill(next);
+  await page.getByLabel('Confirm Password').fill(next);
+  await page.getByRole('button', { name: 'Save' }).click();
+}
+
+test('with 2-step verification on, the Password page asks for the second factor before it saves, and the holder is mailed', async ({
+  page,
+  request,
+}) => {
+  const user = await createUser();
+  await signIn(page, user, '/security');
+  const app = await enrolAuthenticator(page);
+  // A new sign-in (with its code): this session has not verified for the Security page yet.
+  await logout(page, user.name);
+  await signInWithCode(page, user, () => app.code(), '/password');
+
+  const since = new Date(Date.now() - 1000).toISOString();
+  await changePassword(page, user.password, NEW_PASSWORD);
+  const dialog = page.getByRole('dialog', { name: '2-step verification' });
+  await expect(dialog.getByRole('heading', { name: 'Verify to continue' })).toBeVisible();
+  await expectNoSeriousViolations(page, 'password: step-up before saving', { include: '[role=dialog]' });
+  // Close returns to the form as it was; Save asks again.
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByLabel('Current Password')).toHaveValue(user.password);
+  await expect(page.getByText('Your changes are saved.')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  await dialog.getByRole('button', { name: 'Verify' }).click();
+  await expect(
+    dialog.getByRole('heading', { name: 'Please check your code on Google Authenticator' }),
+  ).toBeVisible();
+  await dialog.getByLabel('Enter authentication code').fill(await app.code());
+  await dialog.getByRole('button', { name: 'Verify' }).click();
+  // Verified: the same change is sent again, with nothing retyped.
+  await expect(page.getByText('Your changes are saved.')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  const notice = await noticeFor(request, user.email, 'Your F5 account password was changed', since);
+  expect(notice.text).toMatch(/^When: .+ UTC$/m);
+  expect(notice.text).toMatch(/^Browser: Chrome on \w+/m);
+  expect(notice.text).toContain("If this wasn't you");
+  expect(notice.text).not.toContain(NEW_PASSWORD);
+
+  // The new password signs in (with the code).
+  await logout(page, user.name);
+  await signInWithCode(page, { email: user.email, password: NEW_PASSWORD }, () => app.code(), '/profile');
+});
+
+test("turning on the first factor long after signing in asks to confirm it's you", async ({ page }) => {
+  const user = await createUser();
+  await signIn(page, user, '/security');
+  await expect(appSwitch(page)).toBeEnabled();
+  // As if this sign-in were 10 minutes old: a stolen token of it must not be enough to turn 2-step on.
+  ageSignIns(user.sub, 600);
+
+  await appSwitch(page).click();
+  const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+  await expect(dialog).toBeVisible();
+  await expect(
+    dialog.getByText('For your security, enter your password to turn on 2-step verification.'),
+  ).toBeVisible();
+  await expect(dialog.getByLabel('Password')).toBeFocused();
+  await expectNoSeriousViolations(page, "security: confirm it's you", { include: '[role=dialog]' });
+
+  // Cancel leaves 2-step off.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(appSwitch(page)).not.toBeChecked();
+
+  await appSwitch(page).click();
+  await dialog.getByLabel('Password').fill('Not-My-Password-1');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('The password is not correct.');
+  await expect(dialog.getByLabel('Password')).toBeFocused();
+  await dialog.getByLabel('Password').fill(user.password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog).toBeHidden();
+  // The enrolment goes on where it was asked for.
+  await expect(page.getByRole('img', { name: 'QR code to scan with Google Authenticator' })).toBeVisible();
+  await expect(googleSection(page).getByLabel('Verification code')).toBeVisible();
+});
+
+test('a signed-out session’s access token is refused at once, by the API and userinfo', async ({
+  page,
+  request,
+}) => {
+  const user = await createUser();
+  await signIn(page, user, '/profile');
+  const token = await accessTokenOf(page);
+  const bearer = { Authorization: `Bearer ${token}` };
+  expect(
+    (await request.get(`${PORTAL}/api/profile/${user.sub}/isfederated`, { headers: bearer })).status(),
+  ).toBe(200);
+
+  await logout(page, user.name);
+
+  const api = await request.get(`${PORTAL}/api/profile/${user.sub}/isfederated`, { headers: bearer });
+  expect(api.status()).toBe(401);
+  expect(await api.json()).toEqual({
+    error: 'The sign-in session of this access token has ended; sign in again',
+  });
+  const userinfo = await request.get(`${PORTAL}/oauth2/default/v1/userinfo`, { headers: bearer });
+  expect(userinfo.status()).toBe(401);
+});
+
+test('a password change in one browser signs the other browsers out: their next call leads to sign-in', async ({
+  page,
+  browser,
+}) => {
+  const user = await createUser();
+  const otherContext = await browser.newContext();
+  const other = await otherContext.newPage();
+  try {
+    await signIn(other, user, '/profile');
+    await expect(other.getByRole('table')).toContainText(user.email);
+
+    await signIn(page, user, '/password');
+    await changePassword(page, user.password, NEW_PASSWORD);
+    await expect(page.getByText('Your changes are saved.')).toBeVisible();
+
+    // The other browser's session ended: its next API call is refused, and the portal asks it to sign in.
+    await other
+      .getByRole('navigation', { name: 'Account pages' })
+      .getByRole('link', { name: 'Security' })
+      .click();
+    await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await signInOnProvider(other, { email: user.email, password: NEW_PASSWORD });
+    await expect(other).toHaveURL(/\/security$/);
+    await expect(other.getByRole('heading', { level: 1, name: 'Security' })).toBeVisible();
+  } finally {
+    await otherContext.close();
+  }
+});
