@@ -5,6 +5,7 @@ import { CodeField } from 'shared-stepup';
 import { enrollEmail } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
 import { RESEND_SECONDS, sendCodeLabel, useCountdown } from '../hooks/useCountdown.js';
+import type { ReauthenticationGuard } from '../../reauthentication/hooks/useReauthentication.js';
 
 interface EmailEnrolmentProps {
   maskedEmail: string;
@@ -13,6 +14,8 @@ interface EmailEnrolmentProps {
   onCodeSent: () => void;
   onActivated: (enrolledDate: string | null) => void;
   onFailed: (error: unknown) => void;
+  /** A first factor may need the password again before its code is sent or accepted ("Confirm it's you"). */
+  guard: ReauthenticationGuard;
 }
 
 /** Email enrolment: send a code to the masked email (30 s resend countdown), then enter it. */
@@ -22,6 +25,7 @@ export function EmailEnrolment({
   onCodeSent,
   onActivated,
   onFailed,
+  guard,
 }: EmailEnrolmentProps) {
   const id = useId();
   const { user } = useAuth();
@@ -34,6 +38,7 @@ export function EmailEnrolment({
     wrongCodeMessage: 'Invalid verification code',
     onActivated,
     onFailed,
+    guard,
   });
   const [notice, setNotice] = useState<string>();
 
@@ -41,7 +46,7 @@ export function EmailEnrolment({
     setSending(true);
     setNotice(undefined);
     try {
-      await enrollEmail(client, user.sub);
+      await guard(() => enrollEmail(client, user.sub));
       setSent(true);
       start(RESEND_SECONDS);
       onCodeSent();

@@ -1,16 +1,21 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Button, Flex, Spin, Tag, Typography } from 'shared-ui';
 import { Switch } from 'shared-ui/forms';
 import type { ActiveFactorsData } from 'shared-auth';
 import { useFactors } from '../hooks/useFactors.js';
 import type { FactorKind } from '../model/enrolment.js';
 import { addedLabel, canRemove, isSwitchDisabled } from '../model/factors.js';
+import { ConfirmItsYouDialog } from '../../reauthentication/components/ConfirmItsYouDialog.js';
+import { focusFirst } from '../../reauthentication/components/focusFirst.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { EmailEnrolment } from './EmailEnrolment.js';
 import { UNEXPECTED_ERROR } from './texts.js';
 
 // The authenticator enrolment (and its QR code) loads only when someone sets the app up.
 const GoogleEnrolment = lazy(() => import('./GoogleEnrolment.js'));
+
+const switchId = (factor: FactorKind) => `factor-${factor}-switch`;
+const titleId = (factor: FactorKind) => `factor-${factor}-title`;
 
 interface FactorsPageProps {
   activeFactorsData: ActiveFactorsData;
@@ -33,14 +38,14 @@ function FactorSection({ factor, title, text, switchLabel, children, facts }: Se
   const on = entry?.status === 'ACTIVE';
   const loading = view.enrolment === 'INITIAL' || view.busy;
   const disabled = isSwitchDisabled(factor, { loading, on, factorsCount: state.factorsCount, activeCount });
-  const titleId = `factor-${factor}-title`;
   const added = on ? addedLabel(entry?.enrolledDate) : undefined;
 
   return (
-    <section aria-labelledby={titleId} style={{ borderTop: '1px solid #f0f0f0', padding: '16px 0' }}>
+    <section aria-labelledby={titleId(factor)} style={{ borderTop: '1px solid #f0f0f0', padding: '16px 0' }}>
       {/* The switch leads the row: top-right toasts never cover it. */}
       <Flex align="flex-start" gap={16}>
         <Switch
+          id={switchId(factor)}
           aria-label={switchLabel}
           checked={on || view.enrolling}
           disabled={disabled}
@@ -49,7 +54,8 @@ function FactorSection({ factor, title, text, switchLabel, children, facts }: Se
           style={{ marginTop: 4 }}
         />
         <div>
-          <Typography.Title level={2} id={titleId} style={{ fontSize: 20, margin: 0 }}>
+          {/* Focusable from script only: where the focus goes when no control of the section can take it. */}
+          <Typography.Title level={2} id={titleId(factor)} tabIndex={-1} style={{ fontSize: 20, margin: 0 }}>
             {title}
           </Typography.Title>
           <p style={{ margin: '4px 0 0' }}>{text}</p>
@@ -83,6 +89,21 @@ export function FactorsPage({ activeFactorsData, onStepUpRequired }: FactorsPage
   const email = state.email;
   const google = state.googleAuth;
   const emailEnrolled = email.enrolment === 'ACTIVE';
+  const { reauthentication } = facts;
+  const { returnFocus, factor: reauthenticatedFactor } = reauthentication.state;
+
+  // "Confirm it's you" has closed: the focus goes back to the control whose call asked for it, once its call has
+  // answered (a switch is disabled while it runs); failing that, to the factor's switch, then to its heading.
+  const reauthenticatedBusy = reauthenticatedFactor ? state[reauthenticatedFactor].busy : false;
+  useEffect(() => {
+    if (!returnFocus || !reauthenticatedFactor || reauthenticatedBusy) return;
+    focusFirst(
+      reauthentication.opener(),
+      document.getElementById(switchId(reauthenticatedFactor)),
+      document.getElementById(titleId(reauthenticatedFactor)),
+    );
+    reauthentication.focusReturned();
+  }, [returnFocus, reauthenticatedFactor, reauthenticatedBusy, reauthentication]);
 
   return (
     <div>
@@ -109,6 +130,7 @@ export function FactorsPage({ activeFactorsData, onStepUpRequired }: FactorsPage
             onCodeSent={facts.codeSent}
             onActivated={(date) => facts.activated('email', date)}
             onFailed={(error) => facts.failed('email', error)}
+            guard={facts.guards.email}
           />
         ) : null}
       </FactorSection>
@@ -124,11 +146,19 @@ export function FactorsPage({ activeFactorsData, onStepUpRequired }: FactorsPage
             <GoogleEnrolment
               onActivated={(date) => facts.activated('googleAuth', date)}
               onFailed={(error) => facts.failed('googleAuth', error)}
+              guard={facts.guards.googleAuth}
             />
           </Suspense>
         ) : null}
       </FactorSection>
       <ConfirmDialog dialog={state.dialog} onCancel={facts.cancelDialog} onConfirm={facts.confirmDialog} />
+      <ConfirmItsYouDialog
+        status={reauthentication.state.status}
+        error={reauthentication.state.error}
+        onConfirm={reauthentication.submit}
+        onCancel={reauthentication.cancel}
+        afterClose={reauthentication.closed}
+      />
     </div>
   );
 }

@@ -5,10 +5,13 @@ import { CodeField } from 'shared-stepup';
 import { enrollGoogle } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
 import { APP_STORE_URL, PLAY_STORE_URL } from './texts.js';
+import type { ReauthenticationGuard } from '../../reauthentication/hooks/useReauthentication.js';
 
 export interface GoogleEnrolmentProps {
   onActivated: (enrolledDate: string | null) => void;
   onFailed: (error: unknown) => void;
+  /** A first factor may need the password again before it is set up or activated ("Confirm it's you"). */
+  guard: ReauthenticationGuard;
 }
 
 /** The secret in groups of four, as authenticator apps show and accept it. */
@@ -20,7 +23,7 @@ function grouped(secret: string): string {
  * Google Authenticator enrolment: 1. install the app, 2. scan the QR code (or enter the setup key),
  * 3. enter the 6-digit code. Loaded on demand: the QR code is only needed here.
  */
-export default function GoogleEnrolment({ onActivated, onFailed }: GoogleEnrolmentProps) {
+export default function GoogleEnrolment({ onActivated, onFailed, guard }: GoogleEnrolmentProps) {
   const id = useId();
   const { user } = useAuth();
   const client = useApiClient();
@@ -31,19 +34,24 @@ export default function GoogleEnrolment({ onActivated, onFailed }: GoogleEnrolme
     wrongCodeMessage: 'Not a correct verification code',
     onActivated,
     onFailed,
+    guard,
   });
   // The enrolment starts once per mount, whatever callbacks the parent passes on re-render.
   const onFailedRef = useRef(onFailed);
+  const guardRef = useRef(guard);
   useEffect(() => {
     onFailedRef.current = onFailed;
-  }, [onFailed]);
+    guardRef.current = guard;
+  }, [onFailed, guard]);
 
   useEffect(() => {
     let current = true;
-    enrollGoogle(client, user.sub).then(
-      (response) => current && setEnrolment(response),
-      (failure: unknown) => current && onFailedRef.current(failure),
-    );
+    guardRef
+      .current(() => enrollGoogle(client, user.sub))
+      .then(
+        (response) => current && setEnrolment(response),
+        (failure: unknown) => current && onFailedRef.current(failure),
+      );
     return () => {
       current = false;
     };

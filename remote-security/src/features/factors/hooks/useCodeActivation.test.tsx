@@ -2,6 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import type { FormEvent, ReactNode } from 'react';
 import { ApiError, AuthProvider, type PortalAuth } from 'shared-auth';
 import * as factorsApi from '../api/factorsApi.js';
+import type { ReauthenticationGuard } from '../../reauthentication/hooks/useReauthentication.js';
 import { useCodeActivation } from './useCodeActivation.js';
 
 jest.mock('../api/factorsApi.js');
@@ -27,7 +28,7 @@ const wrapper = ({ children }: { children: ReactNode }) => (
 );
 const submit = { preventDefault: () => undefined } as FormEvent;
 
-function renderActivation() {
+function renderActivation(guard = <T,>(call: () => Promise<T>) => call()) {
   const onActivated = jest.fn();
   const onFailed = jest.fn();
   const { result } = renderHook(
@@ -37,6 +38,7 @@ function renderActivation() {
         wrongCodeMessage: 'Invalid verification code',
         onActivated,
         onFailed,
+        guard,
       }),
     { wrapper },
   );
@@ -55,6 +57,16 @@ describe('useCodeActivation', () => {
     expect(api.activate).toHaveBeenCalledWith(expect.anything(), 'email', '00u1', '123456');
     expect(onActivated).toHaveBeenCalledWith('2026-11-22T00:00:00.000Z');
     expect(onFailed).not.toHaveBeenCalled();
+  });
+
+  it('sends the activation through the guard, which may ask for the password first', async () => {
+    api.activate.mockResolvedValue({ ok: true, status: { status: 'ACTIVE', enrolledDate: null } });
+    const guard = jest.fn((call: () => Promise<unknown>) => call());
+    const { result, onActivated } = renderActivation(guard as ReauthenticationGuard);
+    await act(() => result.current.verify(submit));
+    expect(guard).toHaveBeenCalledTimes(1);
+    expect(api.activate).toHaveBeenCalledTimes(1);
+    expect(onActivated).toHaveBeenCalledWith(null);
   });
 
   it('says a wrong code is wrong, and shows the throttle message of a 429 beside the field', async () => {

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { isApiError, useApiClient, useAuth } from 'shared-auth';
 import { activate } from '../api/factorsApi.js';
+import type { ReauthenticationGuard } from '../../reauthentication/hooks/useReauthentication.js';
 import type { FactorKind } from '../model/enrolment.js';
 
 interface CodeActivationOptions {
@@ -9,6 +10,8 @@ interface CodeActivationOptions {
   wrongCodeMessage: string;
   onActivated: (enrolledDate: string | null) => void;
   onFailed: (error: unknown) => void;
+  /** Activating a first factor may need the password again ("Confirm it's you"), then the same code again. */
+  guard: ReauthenticationGuard;
 }
 
 /**
@@ -20,6 +23,7 @@ export function useCodeActivation({
   wrongCodeMessage,
   onActivated,
   onFailed,
+  guard,
 }: CodeActivationOptions) {
   const { user } = useAuth();
   const client = useApiClient();
@@ -34,7 +38,7 @@ export function useCodeActivation({
     setVerifying(true);
     setError(undefined);
     try {
-      const result = await activate(client, factor, user.sub, entered);
+      const result = await guard(() => activate(client, factor, user.sub, entered));
       if (result.ok) {
         onActivated(result.status.enrolledDate);
         return;

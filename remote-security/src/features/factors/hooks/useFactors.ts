@@ -2,6 +2,11 @@ import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { App } from 'shared-ui';
 import { maskEmail, useApiClient, useAuth, type ActiveFactorsData } from 'shared-auth';
 import { isStepUpRequired } from 'shared-stepup';
+import {
+  useReauthentication,
+  type ReauthenticationGuard,
+} from '../../reauthentication/hooks/useReauthentication.js';
+import { ReauthenticationEnded } from '../../reauthentication/model/reauthentication.js';
 import { getDetails, optIn, optOut, reset } from '../api/factorsApi.js';
 import type { FactorKind } from '../model/enrolment.js';
 import { countActive } from '../model/factors.js';
@@ -27,13 +32,23 @@ export const TOASTS = {
 
 /**
  * The factors page: details of both factors, the switches, the confirmations and removal. A 403 that asks for
- * step-up (the 5 minutes ran out) hands back to the step-up check instead of showing the error view.
+ * step-up (the 5 minutes ran out) hands back to the step-up check instead of showing the error view. Turning on
+ * the first factor (enrol, activate, opt-in) may need the password again: "Confirm it's you", then the same call.
  */
 export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequired: () => void) {
   const { user } = useAuth();
   const client = useApiClient();
   const { notification } = App.useApp();
   const [state, dispatch] = useReducer(factorsReducer, initialFactorsState);
+  const reauthentication = useReauthentication();
+  const { guard } = reauthentication;
+  const guards = useMemo<Record<FactorKind, ReauthenticationGuard>>(
+    () => ({
+      googleAuth: (call) => guard('googleAuth', call),
+      email: (call) => guard('email', call),
+    }),
+    [guard],
+  );
   const maskedEmail = useMemo(() => maskEmail(user.email), [user.email]);
   // Event handlers read the latest state through this ref.
   const stateRef = useRef(state);
@@ -48,7 +63,11 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
 
   const fail = useCallback(
     (factor: FactorKind, error: unknown) => {
-      if (isStepUpRequired(error)) onStepUpRequired();
+      if (error instanceof ReauthenticationEnded) {
+        // Cancelled: the factor simply stays off. A 409: the account has a factor by now, so step-up applies.
+        if (error.reason === 'CANCELLED') dispatch({ type: 'TURN_ON_CANCELLED', factor });
+        else onStepUpRequired();
+      } else if (isStepUpRequired(error)) onStepUpRequired();
       else dispatch({ type: 'FAILED', factor });
     },
     [onStepUpRequired],
@@ -86,14 +105,14 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
       dispatch({ type: 'SWITCH_ON', factor });
       if (view.enrolment !== 'ACTIVE' || view.busy) return;
       try {
-        const status = await optIn(client, factor, user.sub);
+        const status = await guard(factor, () => optIn(client, factor, user.sub));
         dispatch({ type: 'OPT_IN_SUCCEEDED', factor, enrolledDate: status.enrolledDate });
         toast(TOASTS.turnedOn[factor]);
       } catch (error) {
         fail(factor, error);
       }
     },
-    [client, user.sub, toast, fail],
+    [client, user.sub, toast, fail, guard],
   );
 
   const confirm = useCallback(async () => {
@@ -136,5 +155,7 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
     codeSent: () => dispatch({ type: 'CODE_SENT', factor: 'email' }),
     activated,
     failed: fail,
+    guards,
+    reauthentication,
   };
 }

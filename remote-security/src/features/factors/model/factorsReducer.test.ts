@@ -64,6 +64,19 @@ describe('factors page state', () => {
     expect(on.googleAuth.busy).toBe(false);
   });
 
+  it('a cancelled turn-on leaves the factor off: no enrolment form, not busy, no error', () => {
+    const none = loaded({ active: false, enrolled: false }, { active: false, enrolled: false });
+    const enrolling = factorsReducer(none, { type: 'SWITCH_ON', factor: 'googleAuth' });
+    expect(factorsReducer(enrolling, { type: 'TURN_ON_CANCELLED', factor: 'googleAuth' })).toEqual(none);
+
+    const off = loaded({ active: false, enrolled: true }, { active: false, enrolled: false });
+    const busy = factorsReducer(off, { type: 'SWITCH_ON', factor: 'googleAuth' });
+    const cancelled = factorsReducer(busy, { type: 'TURN_ON_CANCELLED', factor: 'googleAuth' });
+    expect(cancelled).toEqual(off);
+    expect(cancelled.googleAuth.enrolment).toBe('ACTIVE');
+    expect(cancelled.data.googleAuth?.status).toBe('INACTIVE');
+  });
+
   it('switch off of an active factor asks first; Cancel keeps it on', () => {
     const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true });
     const asking = factorsReducer(both, { type: 'SWITCH_OFF', factor: 'email' });

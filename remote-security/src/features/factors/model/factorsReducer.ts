@@ -43,7 +43,9 @@ export type FactorsAction =
   | { type: 'CODE_SENT'; factor: 'email' }
   | { type: 'ACTIVATED'; factor: FactorKind; enrolledDate: string | null; maskedEmail: string }
   /** A toggle, removal or enrolment call failed (not a wrong code): the factor's error view. */
-  | { type: 'FAILED'; factor: FactorKind };
+  | { type: 'FAILED'; factor: FactorKind }
+  /** Turning the factor on was given up ("Confirm it's you" cancelled): it stays off, with no error. */
+  | { type: 'TURN_ON_CANCELLED'; factor: FactorKind };
 
 const initialView: FactorView = { enrolment: 'INITIAL', enrolling: false, busy: false, enrolledDate: null };
 
@@ -130,6 +132,8 @@ export function factorsReducer(state: FactorsState, action: FactorsAction): Fact
       return state;
     case 'REMOVE':
       return { ...state, dialog: { kind: 'remove', factor: action.factor } };
+    case 'TURN_ON_CANCELLED':
+      return withView(state, action.factor, { busy: false, enrolling: false });
     case 'DIALOG_CANCEL':
       return { ...state, dialog: null };
     case 'DIALOG_CONFIRM':

@@ -9,15 +9,18 @@ import {
 } from 'shared-auth';
 import { PortalThemeProvider } from 'shared-ui';
 import * as factorsApi from '../../factors/api/factorsApi.js';
+import { reauthenticate } from '../../reauthentication/api/reauthenticate.js';
 import * as stepUpApi from 'shared-stepup/api';
 import { stepUpStorageKey } from 'shared-stepup';
 import { SecurityPage } from './SecurityPage.js';
 
 jest.mock('shared-stepup/api');
 jest.mock('../../factors/api/factorsApi.js');
+jest.mock('../../reauthentication/api/reauthenticate.js');
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 const stepUp = jest.mocked(stepUpApi);
 const api = jest.mocked(factorsApi);
+const reauthenticateMock = jest.mocked(reauthenticate);
 
 const MASKED = 'a....e@example.com';
 const DATE = '2026-03-07T12:00:00.000Z';
@@ -416,5 +419,214 @@ describe('enrolment', () => {
     await waitFor(() => expect(gaSwitch).toBeEnabled());
     await userEvent.click(gaSwitch);
     expect(await screen.findByText('An Unexpected Error happened...')).toBeInTheDocument();
+  });
+});
+
+describe("Confirm it's you (the first factor needs the password again)", () => {
+  const REAUTH_TEXT = "Confirm it's you: enter your password to turn on 2-step verification.";
+  const reauthRequired = () => new ApiError(REAUTH_TEXT, 403, 'reauthentication_required');
+  const QR = {
+    qrLink: 'otpauth://totp/F5%20Account:alice%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+  };
+  const confirmDialog = () => screen.findByRole('dialog', { name: "Confirm it's you" });
+  const noConfirmDialog = () =>
+    waitFor(() => expect(screen.queryByRole('dialog', { name: "Confirm it's you" })).not.toBeInTheDocument());
+
+  async function switchOn(name: 'Verification with Authenticator app' | 'Verification with email') {
+    const control = await screen.findByRole('switch', { name });
+    await waitFor(() => expect(control).toBeEnabled());
+    await userEvent.click(control);
+    return control;
+  }
+
+  it('Google enrolment: asks for the password, then sets up the app without another click', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockRejectedValueOnce(reauthRequired()).mockResolvedValueOnce(QR);
+    reauthenticateMock.mockResolvedValue(undefined);
+    renderPage();
+    const gaSwitch = await switchOn('Verification with Authenticator app');
+
+    const dialog = await confirmDialog();
+    expect(dialog).toHaveTextContent(
+      'For your security, enter your password to turn on 2-step verification.',
+    );
+    const password = within(dialog).getByLabelText('Password');
+    expect(password).toHaveAttribute('type', 'password');
+    expect(password).toHaveAttribute('autocomplete', 'current-password');
+    await waitFor(() => expect(password).toHaveFocus());
+    expect(within(dialog).getByRole('button', { name: 'Confirm' })).toBeDisabled();
+
+    await userEvent.type(password, 'Wonderland-42');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await noConfirmDialog();
+    expect(reauthenticateMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'Wonderland-42', {
+      signal: expect.any(AbortSignal),
+    });
+    expect(
+      await screen.findByRole('img', { name: 'QR code to scan with Google Authenticator' }),
+    ).toBeInTheDocument();
+    expect(api.enrollGoogle).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(gaSwitch).toHaveFocus());
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+  });
+
+  it("a wrong password shows the server's text under the field, which keeps the focus; so does 429", async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockRejectedValueOnce(reauthRequired()).mockResolvedValueOnce(QR);
+    reauthenticateMock
+      .mockRejectedValueOnce(new ApiError('The password is not correct.', 400))
+      .mockRejectedValueOnce(new ApiError('Too many wrong current passwords. Try again in 15 minutes.', 429))
+      .mockResolvedValueOnce(undefined);
+    renderPage();
+    await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    const password = within(dialog).getByLabelText('Password');
+    // The dialog has put the focus in the field; Confirm takes it from there.
+    await waitFor(() => expect(password).toHaveFocus());
+
+    await userEvent.type(password, 'not-it');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('The password is not correct.');
+    expect(password).toHaveAccessibleDescription(/The password is not correct\./);
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => expect(password).toHaveFocus());
+    expect(api.enrollGoogle).toHaveBeenCalledTimes(1);
+
+    await userEvent.type(password, '{Enter}');
+    expect(
+      await within(dialog).findByText('Too many wrong current passwords. Try again in 15 minutes.'),
+    ).toHaveAttribute('role', 'alert');
+    expect(screen.getByRole('dialog', { name: "Confirm it's you" })).toBeInTheDocument();
+
+    await userEvent.clear(password);
+    await userEvent.type(password, 'Wonderland-42{Enter}');
+    await noConfirmDialog();
+    expect(
+      await screen.findByRole('img', { name: 'QR code to scan with Google Authenticator' }),
+    ).toBeInTheDocument();
+    expect(reauthenticateMock).toHaveBeenCalledTimes(3);
+  });
+
+  it('Cancel leaves the factor off, with no error, and gives the focus back to the switch', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockRejectedValue(reauthRequired());
+    renderPage();
+    const gaSwitch = await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await noConfirmDialog();
+    expect(gaSwitch).not.toBeChecked();
+    expect(gaSwitch).toBeEnabled();
+    await waitFor(() => expect(gaSwitch).toHaveFocus());
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('img', { name: 'QR code to scan with Google Authenticator' }),
+    ).not.toBeInTheDocument();
+    expect(reauthenticateMock).not.toHaveBeenCalled();
+    expect(api.enrollGoogle).toHaveBeenCalledTimes(1);
+  });
+
+  it('opt-in: asks for the password, then turns the factor on', async () => {
+    challenge(false, {});
+    details(true, false);
+    api.optIn
+      .mockRejectedValueOnce(reauthRequired())
+      .mockResolvedValueOnce({ status: 'ACTIVE', enrolledDate: DATE });
+    reauthenticateMock.mockResolvedValue(undefined);
+    renderPage();
+    const gaSwitch = await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await screen.findByText('Verification with Authenticator app is turned on.')).toBeInTheDocument();
+    expect(api.optIn).toHaveBeenCalledTimes(2);
+    expect(gaSwitch).toBeChecked();
+    await noConfirmDialog();
+  });
+
+  it('opt-in cancelled: the switch stays off and can be used again', async () => {
+    challenge(false, {});
+    details(true, false);
+    api.optIn.mockRejectedValue(reauthRequired());
+    renderPage();
+    const gaSwitch = await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await waitFor(() => expect(within(dialog).getByLabelText('Password')).toHaveFocus());
+    await userEvent.keyboard('{Escape}');
+    await noConfirmDialog();
+    expect(dialog).not.toBeInTheDocument();
+    expect(gaSwitch).not.toBeChecked();
+    await waitFor(() => expect(gaSwitch).toBeEnabled());
+    await waitFor(() => expect(gaSwitch).toHaveFocus());
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+  });
+
+  it('a 409 (the account has a factor by now) goes to the step-up check; other failures to the error view', async () => {
+    stepUp.getChallenge
+      .mockResolvedValueOnce({ challengeUser: false, activeFactorsData: {} })
+      .mockResolvedValueOnce({ challengeUser: true, activeFactorsData: { email: { maskedEmail: MASKED } } });
+    details(false, false);
+    api.enrollGoogle.mockRejectedValue(reauthRequired());
+    reauthenticateMock.mockRejectedValue(
+      new ApiError('This account has 2-step verification: verify with one of its factors instead.', 409),
+    );
+    renderPage();
+    await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+    await noConfirmDialog();
+  });
+
+  it('a check that fails otherwise closes the dialog and shows the error view', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockRejectedValue(reauthRequired());
+    reauthenticateMock.mockRejectedValue(new ApiError('The account service answered 503', 503));
+    renderPage();
+    await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await screen.findByText('An Unexpected Error happened...')).toBeInTheDocument();
+    await noConfirmDialog();
+    expect(api.enrollGoogle).toHaveBeenCalledTimes(1);
+  });
+
+  it('email: Send Code asks for the password, then sends the code', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollEmail.mockRejectedValueOnce(reauthRequired()).mockResolvedValueOnce(undefined);
+    reauthenticateMock.mockResolvedValue(undefined);
+    renderPage();
+    await switchOn('Verification with email');
+    await userEvent.click(await screen.findByRole('button', { name: 'Send Code' }));
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await screen.findByRole('button', { name: /^Resend \((30|29)s\)$/ })).toBeDisabled();
+    expect(await screen.findByLabelText('Verification code')).toBeInTheDocument();
+    expect(api.enrollEmail).toHaveBeenCalledTimes(2);
+  });
+
+  it('activation: the code is sent again once the password is confirmed', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockResolvedValue(QR);
+    api.activate
+      .mockRejectedValueOnce(reauthRequired())
+      .mockResolvedValueOnce({ ok: true, status: { status: 'ACTIVE', enrolledDate: DATE } });
+    reauthenticateMock.mockResolvedValue(undefined);
+    renderPage();
+    await switchOn('Verification with Authenticator app');
+    await userEvent.type(await screen.findByLabelText('Verification code'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await screen.findByText('Google Authenticator is set up.')).toBeInTheDocument();
+    expect(api.activate).toHaveBeenCalledTimes(2);
+    expect(api.activate).toHaveBeenLastCalledWith(expect.anything(), 'googleAuth', '00u1alice', '123456');
   });
 });

@@ -1,0 +1,15 @@
+import { apiPaths, stepUpVerifyResponseSchema, type ApiClient } from 'shared-auth';
+
+/**
+ * POST /api/stepup/{sub}/reauthenticate with the account's password ("Confirm it's you"): lets this sign-in turn
+ * on a first 2-step factor for 5 minutes. Resolves when the server accepted the password.
+ */
+export async function reauthenticate(
+  client: ApiClient,
+  sub: string,
+  password: string,
+  { signal }: { signal?: AbortSignal } = {},
+): Promise<void> {
+  const { data } = await client.post<unknown>(apiPaths.reauthenticate(sub), { password }, { signal });
+  stepUpVerifyResponseSchema.parse(data);
+}

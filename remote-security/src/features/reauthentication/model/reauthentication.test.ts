@@ -1,0 +1,90 @@
+import { ApiError } from 'shared-auth';
+import {
+  initialReauthenticationState,
+  isReauthenticationRequired,
+  reauthenticationReducer,
+  type ReauthenticationAction,
+  type ReauthenticationState,
+} from './reauthentication.js';
+
+const closed = initialReauthenticationState;
+const asking: ReauthenticationState = { status: 'ASKING', factor: 'email', error: null, returnFocus: false };
+const checking: ReauthenticationState = { ...asking, status: 'CHECKING' };
+const wrong: ReauthenticationState = { ...asking, error: 'The password is not correct.' };
+const closing: ReauthenticationState = { ...asking, status: 'CLOSING' };
+const focusDue: ReauthenticationState = { ...asking, status: 'CLOSED', returnFocus: true };
+
+describe('reauthenticationReducer', () => {
+  it('starts closed', () => {
+    expect(closed).toEqual({ status: 'CLOSED', factor: null, error: null, returnFocus: false });
+  });
+
+  it.each<[string, ReauthenticationState, ReauthenticationAction, ReauthenticationState]>([
+    ['CLOSED → ASKING when a call needs the password', closed, { type: 'REQUIRED', factor: 'email' }, asking],
+    ['ASKING → CHECKING on Confirm', asking, { type: 'SUBMIT' }, checking],
+    [
+      'CHECKING → ASKING with the server text on a wrong password or too many',
+      checking,
+      { type: 'REFUSED', error: 'The password is not correct.' },
+      wrong,
+    ],
+    ['ASKING with an error → CHECKING, dropping the error', wrong, { type: 'SUBMIT' }, checking],
+    ['CHECKING → CLOSING when confirmed', checking, { type: 'CONFIRMED' }, closing],
+    ['CHECKING → CLOSING on any other failure', checking, { type: 'FAILED' }, closing],
+    ['CHECKING → CLOSING on Cancel', checking, { type: 'CANCEL' }, closing],
+    ['ASKING with an error → CLOSING on Cancel, dropping the error', wrong, { type: 'CANCEL' }, closing],
+    [
+      'CLOSING → CLOSED once the dialog has gone, with the focus to give back',
+      closing,
+      { type: 'CLOSED' },
+      focusDue,
+    ],
+    [
+      'CLOSED → CLOSED once the focus is back',
+      focusDue,
+      { type: 'FOCUS_RETURNED' },
+      { ...focusDue, returnFocus: false },
+    ],
+    [
+      'CLOSING → ASKING when another call needs the password at once',
+      closing,
+      { type: 'REQUIRED', factor: 'googleAuth' },
+      { ...asking, factor: 'googleAuth' },
+    ],
+  ])('%s', (_name, state, action, expected) => {
+    expect(reauthenticationReducer(state, action)).toEqual(expected);
+  });
+
+  it.each<[string, ReauthenticationState, ReauthenticationAction]>([
+    ['Confirm while closed', closed, { type: 'SUBMIT' }],
+    ['a second Confirm while checking', checking, { type: 'SUBMIT' }],
+    ['an answer after Cancel', closing, { type: 'CONFIRMED' }],
+    ['a refusal after Cancel', closing, { type: 'REFUSED', error: 'The password is not correct.' }],
+    ['an answer while asking', asking, { type: 'CONFIRMED' }],
+    ['a second call while asking', asking, { type: 'REQUIRED', factor: 'googleAuth' }],
+    ['closed twice', closed, { type: 'CLOSED' }],
+    ['focus given back when none was due', closed, { type: 'FOCUS_RETURNED' }],
+  ])('ignores %s', (_name, state, action) => {
+    expect(reauthenticationReducer(state, action)).toBe(state);
+  });
+});
+
+describe('isReauthenticationRequired', () => {
+  const TEXT = "Confirm it's you: enter your password to turn on 2-step verification.";
+
+  it("is the server's 403 with the reauthentication_required code, or with its text alone", () => {
+    expect(isReauthenticationRequired(new ApiError(TEXT, 403, 'reauthentication_required'))).toBe(true);
+    expect(
+      isReauthenticationRequired(new ApiError('Password, please.', 403, 'reauthentication_required')),
+    ).toBe(true);
+    expect(isReauthenticationRequired(new ApiError(TEXT, 403))).toBe(true);
+  });
+
+  it('is nothing else', () => {
+    expect(
+      isReauthenticationRequired(new ApiError('Step-up verification required', 403, 'step_up_required')),
+    ).toBe(false);
+    expect(isReauthenticationRequired(new ApiError(TEXT, 400))).toBe(false);
+    expect(isReauthenticationRequired(new Error(TEXT))).toBe(false);
+  });
+});
