@@ -50,6 +50,11 @@ export class AddressLimiter {
     private readonly windowMs = WINDOW_MS,
   ) {}
 
+  /** How many addresses are remembered now (bounded: see the class comment). */
+  get size(): number {
+    return this.windows.size;
+  }
+
   /** Counts one request of `address`; returns the seconds to wait when it is over the limit, else 0. */
   hit(address: string): number {
     const now = this.now();
