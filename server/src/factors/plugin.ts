@@ -25,7 +25,7 @@ export default fp(
       );
     }
     if (loaded.source === 'generated') {
-      app.log[config.embedded ? 'info' : 'warn'](
+      app.log[config.developmentDefault ? 'info' : 'warn'](
         { file: loaded.file },
         'TOTP_ENCRYPTION_KEY is not set: generated a key for authenticator secrets and saved it in DATA_DIR (back it up with the database; set TOTP_ENCRYPTION_KEY in production)',
       );
