@@ -194,6 +194,20 @@ describe('step-up screens', () => {
     expect(await screen.findByText('Error')).toBeInTheDocument();
   });
 
+  it("does not resume another user's stored screen, nor one stored without a user", async () => {
+    const stored = JSON.stringify({ value: 'GA_VERIFY', expiry: Date.now() + 60_000 });
+    localStorage.setItem(stepUpStorageKey('00u2bob'), stored);
+    // What the portal stored before the key named the user: whose it was is unknown.
+    localStorage.setItem('stepUp', stored);
+    challenge(true);
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { name: 'Please check your code on Google Authenticator' }),
+    ).not.toBeInTheDocument();
+    expect(localStorage.getItem('stepUp')).toBeNull();
+  });
+
   it('resumes the stored screen within 5 minutes', async () => {
     localStorage.setItem(
       STEP_UP_STORAGE_KEY,
