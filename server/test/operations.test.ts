@@ -261,14 +261,17 @@ interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** A free port from the system, never one of the portal's own (3000–3003, 3100): at least 3200. */
 async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, 'localhost');
-  await once(probe, 'listening');
-  const { port } = probe.address() as { port: number };
-  probe.close();
-  await once(probe, 'close');
-  return port;
+  for (;;) {
+    const probe = createServer();
+    probe.listen(0, 'localhost');
+    await once(probe, 'listening');
+    const { port } = probe.address() as { port: number };
+    probe.close();
+    await once(probe, 'close');
+    if (port >= 3200) return port;
+  }
 }
 
 /** `tsx src/server.ts` on a free port and a temp DATA_DIR; resolves once it listens (its banner is out). */
