@@ -1,4 +1,10 @@
-import { API_ERROR_CODES, isApiError, isStepUpRequiredError } from 'shared-auth';
+import { isApiError, isStepUpRequiredError, type ApiErrorCode } from 'shared-auth';
+
+/**
+ * The contract's code (API_ERROR_CODES.stepUpRequired), checked against it by type only: shared-auth comes from
+ * the shell at run time, and a shell built before the codes existed has no API_ERROR_CODES to read.
+ */
+const STEP_UP_REQUIRED_CODE: ApiErrorCode = 'step_up_required';
 
 /**
  * A refusal that asks for step-up verification first (403, code 'step_up_required'): the page shows the step-up
@@ -7,5 +13,5 @@ import { API_ERROR_CODES, isApiError, isStepUpRequiredError } from 'shared-auth'
  */
 export function isStepUpRequired(error: unknown): boolean {
   if (!isApiError(error) || error.status !== 403) return false;
-  return error.code === API_ERROR_CODES.stepUpRequired || isStepUpRequiredError(error.status, error.message);
+  return error.code === STEP_UP_REQUIRED_CODE || isStepUpRequiredError(error.status, error.message);
 }

@@ -1,7 +1,8 @@
-import { ApiError } from 'shared-auth';
+import { ApiError, REAUTHENTICATION_REQUIRED_ERROR } from 'shared-auth';
 import {
   initialReauthenticationState,
   isReauthenticationRequired,
+  REAUTHENTICATION_REQUIRED_TEXT,
   reauthenticationReducer,
   type ReauthenticationAction,
   type ReauthenticationState,
@@ -78,6 +79,10 @@ describe('isReauthenticationRequired', () => {
       isReauthenticationRequired(new ApiError('Password, please.', 403, 'reauthentication_required')),
     ).toBe(true);
     expect(isReauthenticationRequired(new ApiError(TEXT, 403))).toBe(true);
+  });
+
+  it("reads the same text as the contract's", () => {
+    expect(REAUTHENTICATION_REQUIRED_TEXT).toBe(REAUTHENTICATION_REQUIRED_ERROR);
   });
 
   it('is nothing else', () => {

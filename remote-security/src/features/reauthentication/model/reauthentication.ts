@@ -1,4 +1,4 @@
-import { API_ERROR_CODES, isApiError, REAUTHENTICATION_REQUIRED_ERROR } from 'shared-auth';
+import { isApiError, type ApiErrorCode } from 'shared-auth';
 import type { FactorKind } from '../../factors/model/enrolment.js';
 
 /**
@@ -71,14 +71,21 @@ export function reauthenticationReducer(
 }
 
 /**
+ * The contract's code and text (API_ERROR_CODES.reauthenticationRequired, REAUTHENTICATION_REQUIRED_ERROR), here
+ * as values checked against the contract by type or by test: shared-auth comes from the shell at run time, and a
+ * shell built before they existed has neither to read.
+ */
+const REAUTHENTICATION_REQUIRED_CODE: ApiErrorCode = 'reauthentication_required';
+export const REAUTHENTICATION_REQUIRED_TEXT = "Confirm it's you";
+
+/**
  * A refusal that asks for the password first (403, code 'reauthentication_required'). The text is checked too,
  * for a portal shell whose shared-auth predates ApiError.code (it then builds the errors without one).
  */
 export function isReauthenticationRequired(error: unknown): boolean {
   if (!isApiError(error) || error.status !== 403) return false;
   return (
-    error.code === API_ERROR_CODES.reauthenticationRequired ||
-    error.message.startsWith(REAUTHENTICATION_REQUIRED_ERROR)
+    error.code === REAUTHENTICATION_REQUIRED_CODE || error.message.startsWith(REAUTHENTICATION_REQUIRED_TEXT)
   );
 }
 
