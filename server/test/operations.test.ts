@@ -394,6 +394,31 @@ describe('a real server process', () => {
     figures.push(`a trickled body (REQUEST_TIMEOUT_MS=1000) is cut after ${Math.round(heldMs)} ms`);
   });
 
+  it.each([
+    ['with a Content-Length', false],
+    ['chunked', true],
+  ])(
+    'hands a form-posted sign-in request %s to the provider whole, even when it arrives in pieces',
+    async (_name, chunked) => {
+      const body = authorizeUrl().split('?')[1] ?? '';
+      const socket = connect(timeouts.port, 'localhost');
+      await once(socket, 'connect');
+      const answer = readUntilClosed(socket);
+      const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${body.length}`;
+      const piece = (text: string) => (chunked ? `${text.length.toString(16)}\r\n${text}\r\n` : text);
+      socket.write(
+        `POST /oauth2/default/v1/authorize HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n` +
+          `Content-Type: application/x-www-form-urlencoded\r\n${framing}\r\n\r\n${piece(body.slice(0, 40))}`,
+      );
+      // The rest a moment later, so the server reads the body in two parts (there is nothing to wait on instead).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.write(`${piece(body.slice(40))}${chunked ? '0\r\n\r\n' : ''}`);
+      const { text } = await answer;
+      expect(text).toMatch(/^HTTP\/1\.1 303 /);
+      expect(text).toMatch(/\r\nlocation: \/oauth2\/default\/interaction\//i);
+    },
+  );
+
   it('exits at once on SIGTERM when nothing is in flight (exit code 0)', async () => {
     const signalledAt = performance.now();
     timeouts.child.kill('SIGTERM');

@@ -109,6 +109,54 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
   });
 }
 
+/**
+ * The body of a request, left for the provider to read as if untouched; undefined when it is longer than
+ * `limit`. With a Content-Length (every browser form post) the bytes are read and put back on the stream
+ * (unshift, before it can end). Without one (chunked), the body is read and handed over as req.body, which
+ * oidc-provider also accepts (with a one-time warning on the console).
+ */
+async function peekBody(req: EdgeRequest, limit: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (!Number.isSafeInteger(declared) || declared < 0) {
+    const body = await readBody(req, limit);
+    if (body) req.body = body;
+    return body;
+  }
+  if (declared > limit) return undefined;
+  if (declared === 0) return Buffer.alloc(0);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('readable', onReadable);
+      req.off('end', onEnd);
+      req.off('error', reject);
+    };
+    const onReadable = () => {
+      let chunk: Buffer | null;
+      // Never read past the declared length: a read at the end of the stream would schedule its 'end'.
+      while (size < declared && (chunk = req.read() as Buffer | null) !== null) {
+        chunks.push(chunk);
+        size += chunk.length;
+      }
+      if (size < declared) return;
+      stop();
+      const body = Buffer.concat(chunks);
+      req.unshift(body);
+      resolve(body);
+    };
+    const onEnd = () => {
+      stop();
+      const body = Buffer.concat(chunks);
+      req.body = body;
+      resolve(body);
+    };
+    req.on('readable', onReadable);
+    req.on('end', onEnd);
+    req.on('error', reject);
+  });
+}
+
 /** Why these authorization parameters are refused, or undefined when they are acceptable. */
 export function authorizeParamsProblem(params: URLSearchParams, rawLength: number): string | undefined {
   if (rawLength > MAX_AUTHORIZE_PARAMS_LENGTH) {
@@ -151,14 +199,11 @@ export function providerEdge(config: AppConfig, now: () => number) {
     const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
     let problem = authorizeParamsProblem(new URLSearchParams(query), query.length);
     if (!problem && req.method === 'POST') {
-      const body = await readBody(req, MAX_AUTHORIZE_PARAMS_LENGTH);
-      if (body === undefined) {
-        problem = authorizeParamsProblem(new URLSearchParams(), MAX_AUTHORIZE_PARAMS_LENGTH + 1);
-      } else {
-        problem = authorizeParamsProblem(new URLSearchParams(body.toString('utf8')), body.length);
-        // The stream is consumed: oidc-provider reads an already-read body from req.body.
-        req.body = body;
-      }
+      const body = await peekBody(req, MAX_AUTHORIZE_PARAMS_LENGTH);
+      problem =
+        body === undefined
+          ? authorizeParamsProblem(new URLSearchParams(), MAX_AUTHORIZE_PARAMS_LENGTH + 1)
+          : authorizeParamsProblem(new URLSearchParams(body.toString('utf8')), body.length);
     }
     if (problem) return invalidRequest(res, problem);
     next();
