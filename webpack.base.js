@@ -58,12 +58,12 @@ function sharedConfig(appDir, appRequire) {
     const packageName = request.split('/')[0];
     if (!(packageName in dependencies)) continue;
     const version = sharedVersionOf(packageName, appRequire);
-    const major = version.split('.')[0];
     shared[request] = {
       singleton: true,
       version,
-      // A remote built against another major of a shared package must be refused, never silently duplicated.
-      requiredVersion: `^${major}.0.0`,
+      // At least the release the app was built against, within its major: a remote built against another major,
+      // or against a newer minor (calls the portal's copy lacks), is refused, never silently duplicated or broken.
+      requiredVersion: `^${version}`,
       strictVersion: packageName.startsWith('shared-'),
     };
   }

@@ -24,8 +24,9 @@ export type RemotesConfig = z.infer<typeof remotesConfigSchema>;
  * - Props and context: a page module's default export is a React component without props. It reads the user, the
  *   token getter and the API base URL from shared-auth (`useAuth()`, `useApiClient()`), which the shell provides once.
  * - Sharing: shared-auth, shared-ui and shared-router are Module Federation singletons with `strictVersion` and
- *   `requiredVersion: ^major` (webpack.base.js). A remote built against another major is refused when it loads (the
- *   shell says so, on that page only); it never gets a second copy of the auth context.
+ *   `requiredVersion: ^{the version it was built against}` (webpack.base.js). A remote built against another major,
+ *   or a newer minor than the portal provides (a call the portal's copy lacks), is refused when it loads (the shell
+ *   says so, on that page only); it never gets a second copy of the auth context. New calls are a new minor.
  * A change that breaks any of this is a new major version of shared-auth. remotes.contract.test.ts fails CI when a
  * remote's webpack exposes, the shell's pages or the remotes file drift from these names.
  */
