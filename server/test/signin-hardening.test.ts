@@ -564,6 +564,11 @@ describe('CSRF on the sign-in forms', () => {
     expect(hiddenFields(two.page.body)[CSRF_FIELD]).not.toBe(token);
   });
 
+  it('lets browsers name the portal in the Origin of their posts (not `null`, as no-referrer would make them)', async () => {
+    const { page } = await openSignIn(t.app);
+    expect(page.headers['referrer-policy']).toBe('same-origin');
+  });
+
   it('refuses a post without the token, or with another interaction’s, with a plain 403 page; nothing is checked', async () => {
     const account = await newUser(t.app);
     const spy = verifySpy();

@@ -73,7 +73,14 @@ export async function interactionRoutes(
   });
 
   const html = (reply: FastifyReply, statusCode: number, body: string) =>
-    reply.code(statusCode).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(body);
+    reply
+      .code(statusCode)
+      .header('Cache-Control', 'no-store')
+      // The server-wide no-referrer makes browsers post these forms with `Origin: null`; same-origin lets them
+      // name the portal (the Origin check below) while the page's address still never leaves the portal.
+      .header('Referrer-Policy', 'same-origin')
+      .type('text/html; charset=utf-8')
+      .send(body);
 
   async function load(
     request: FastifyRequest,
