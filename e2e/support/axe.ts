@@ -28,6 +28,16 @@ export async function expectNoSeriousViolations(page: Page, screen: string, opti
     undefined,
     { timeout: 10_000 },
   );
+  // antd's motions (rc-motion) start with a class that sets the first frame (opacity 0, zoomed) a frame or more
+  // before the CSS animation runs: between the two, nothing is animating yet and the text is still see-through.
+  await page.waitForFunction(
+    () =>
+      ![...document.querySelectorAll('[class*="-appear"], [class*="-enter"], [class*="-leave"]')].some(
+        (element) => /(^|\s)ant-[\w-]+-(appear|enter|leave)(\s|$)/.test(element.className.toString()),
+      ),
+    undefined,
+    { timeout: 10_000 },
+  );
   let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
   if (options.include) builder = builder.include(options.include);
   const violations = (await builder.analyze()).violations;

@@ -107,7 +107,7 @@ function codeOf(message: Received | undefined): string {
 
 test.describe.configure({ timeout: 150_000 });
 
-test('with SMTP_URL, codes travel through a real SMTP server: email enrolment and sign-in', async ({
+test('with SMTP_URL, codes and notices travel through a real SMTP server: email enrolment and sign-in', async ({
   page,
 }) => {
   const smtp = await startSmtp();
@@ -152,6 +152,10 @@ test('with SMTP_URL, codes travel through a real SMTP server: email enrolment an
     await emailSection(page).getByLabel('Verification code').fill(codeOf(enrolment));
     await emailSection(page).getByRole('button', { name: 'Verify' }).click();
     await expect(page.getByRole('region', { name: 'Your Email Factor' })).toBeVisible();
+    // The holder is told 2-step is on, through the same SMTP server.
+    await expect.poll(() => smtp.received.length).toBe(2);
+    expect(smtp.received[1]!.to).toEqual([user.email]);
+    expect(smtp.received[1]!.raw).toMatch(/^Subject: Email verification is now on for your F5 account/m);
 
     await logout(page, user.name);
     await page.goto(`${portal.origin}/profile`);
@@ -160,9 +164,9 @@ test('with SMTP_URL, codes travel through a real SMTP server: email enrolment an
     await waitForResendWindow(enrolment);
     await page.getByRole('button', { name: 'Send code by email' }).click();
     await expect(page.getByRole('status')).toContainText('We sent a code to');
-    await expect.poll(() => smtp.received.length).toBe(2);
-    expect(smtp.received[1]!.raw).toMatch(/^Subject: Your verification code/m);
-    await page.getByLabel('Verification code').fill(codeOf(smtp.received[1]));
+    await expect.poll(() => smtp.received.length).toBe(3);
+    expect(smtp.received[2]!.raw).toMatch(/^Subject: Your verification code/m);
+    await page.getByLabel('Verification code').fill(codeOf(smtp.received[2]));
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect(page).toHaveURL(`${portal.origin}/profile`);
     await expect(page.getByRole('table')).toContainText(user.email);
