@@ -67,6 +67,7 @@ describe('environment', () => {
     ['TRUSTED_ORIGINS', 'http://localhost:3001/login/callback'],
     ['LOG_LEVEL', 'verbose'],
     ['API_AUDIENCE', '   '],
+    ['API_REQUIRED_SCOPE', 'openid profile'],
   ])('stops on %s=%j with a message naming the setting', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(

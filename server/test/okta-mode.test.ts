@@ -166,4 +166,39 @@ describe('Okta mode', () => {
     }
     expect(t.app.directory.findById('00uOtherApp0000000001')).toBeUndefined();
   });
+
+  it('accepts the clients an operator allows (API_CLIENT_IDS) and the scope it requires (API_REQUIRED_SCOPE)', async () => {
+    const dataDir = tempDir();
+    const settings = path.join(dataDir, 'settings.json');
+    writeFileSync(settings, JSON.stringify({ Domain: orgUrl, ClientId: '0oaPortalClient' }));
+    const other = await startApp(
+      {
+        SETTINGS_FILE: settings,
+        API_CLIENT_IDS: '0oaIntegratorPage, 0oaKiosk',
+        API_REQUIRED_SCOPE: 'portal.account',
+      },
+      dataDir,
+    );
+    try {
+      const call = async (claims: Record<string, unknown>) =>
+        (
+          await other.app.inject({
+            url: '/api/profile/00uOktaUser123456789/isfederated',
+            headers: { authorization: `Bearer ${await oktaToken(claims)}` },
+          })
+        ).json<unknown>();
+      const scopes = { scp: ['openid', 'portal.account'] };
+      expect(parseTwice(JSON.stringify(await call({ ...scopes, cid: '0oaIntegratorPage' })))).toEqual({
+        isFederated: false,
+      });
+      expect(await call({ ...scopes, cid: '0oaSomeOtherApp' })).toEqual({
+        error: 'The access token was issued to another application',
+      });
+      expect(await call({ cid: '0oaPortalClient' })).toEqual({
+        error: 'The access token lacks the portal.account scope',
+      });
+    } finally {
+      await other.close();
+    }
+  });
 });

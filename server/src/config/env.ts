@@ -175,6 +175,27 @@ export const envSchema = z.object({
     })
     .optional(),
   API_AUDIENCE: z.string().trim().min(1, { error: 'must not be empty' }).default('api://default'),
+  /**
+   * Other applications (client ids) whose access tokens the API accepts besides the portal's own ClientId, e.g. an
+   * integrator's page with its own client. Comma-separated; empty by default: only the portal's tokens.
+   */
+  API_CLIENT_IDS: z
+    .string()
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .default([]),
+  /** A scope every access token must carry (Okta's `scp`, the embedded provider's `scope`). */
+  API_REQUIRED_SCOPE: z
+    .string()
+    .trim()
+    .regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, { error: 'must be one scope name (no spaces)' })
+    .default('openid'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Requests per minute one client address may make to /api (a guard against floods, not against guessing). */
   API_RATE_LIMIT: perMinute(600),

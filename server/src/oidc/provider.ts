@@ -227,8 +227,9 @@ export function createProvider({ config, directory, store, keys, cookieKeys }: P
   };
 
   const provider = new Provider(config.issuer, configuration);
-  // Behind an https-terminating proxy the provider must trust X-Forwarded-Proto to set secure cookies.
-  provider.proxy = config.secureCookies;
+  // The edge (oidc/edge.ts) sets Host, X-Forwarded-Proto and X-Forwarded-For on every request from PUBLIC_URL and
+  // TRUST_PROXY before the provider sees it, so what Koa reads from them is the server's own decision.
+  provider.proxy = true;
   // registerResponseMode is public API (docs/README) but missing from @types/oidc-provider 8.
   (provider as unknown as RegistersResponseModes).registerResponseMode(
     OKTA_POST_MESSAGE,

@@ -6,9 +6,6 @@ import { sessionGrantKey } from '../factors/http.js';
 import { SqliteOidcStore } from '../oidc/adapter.js';
 import { loadSigningKeys } from '../oidc/keys.js';
 
-/** The scope every access token must carry for the API. */
-export const API_REQUIRED_SCOPE = 'openid';
-
 /**
  * How access tokens are checked. Embedded mode: against the provider's own signing key, loaded here from
  * DATA_DIR (the provider plugin signs with the same key), and on every call against the provider's store: the
@@ -17,7 +14,12 @@ export const API_REQUIRED_SCOPE = 'openid';
 export default fp(
   async function tokenVerificationPlugin(app: FastifyInstance) {
     const { config } = app;
-    const policy: TokenPolicy = { clientIds: [config.settings.ClientId], requiredScope: API_REQUIRED_SCOPE };
+    // Tokens of the portal's own client (and of the clients an operator allowed), with the scope the API needs:
+    // another application of the same authorization server gets tokens with the same audience.
+    const policy: TokenPolicy = {
+      clientIds: [config.settings.ClientId, ...config.API_CLIENT_IDS],
+      requiredScope: config.API_REQUIRED_SCOPE,
+    };
     if (config.embedded) {
       const keys = await loadSigningKeys(config.DATA_DIR);
       // A session that ends (sign-out, or ended by a password or factor change) takes its step-up grants along,
