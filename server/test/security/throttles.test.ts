@@ -113,6 +113,12 @@ describe('limits on the app clock', () => {
     expect(throttled.response.headers['retry-after']).toBe(String(WRONG_CODE_WINDOW_MS / 1000));
 
     t.clock.advance(WRONG_CODE_WINDOW_MS - 1_000);
+    // The sign-in is now about 5 minutes old: turning on a first factor needs the password again.
+    const confirmed = await call(t.app, 'POST', apiPaths.reauthenticate(sub), {
+      token: s.token,
+      body: { password: s.password },
+    });
+    expect(confirmed.status).toBe(200);
     expect((await activate(totp(secret, t.clock.now))).status).toBe(429);
     t.clock.advance(1_000);
     const activated = await activate(totp(secret, t.clock.now));
