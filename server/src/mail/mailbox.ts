@@ -19,8 +19,9 @@ interface MessageRow {
 export const MAILBOX_LIMIT = 1000;
 
 /**
- * The embedded default's mailbox: messages go into SQLite instead of out to the world, and the developer reads
- * them at /dev/mailbox (HTML) or /dev/mailbox/messages (JSON). It exists only in the embedded default.
+ * The development mailbox: messages go into SQLite instead of out to the world, and the developer reads them at
+ * /dev/mailbox (HTML) or /dev/mailbox/messages (JSON). It holds every user's codes, so it exists only in the
+ * development default or where a deployment asks for it by name (DEV_MAILBOX), never with an https PUBLIC_URL.
  */
 export class Mailbox implements Mailer {
   readonly transport = 'mailbox' as const;
