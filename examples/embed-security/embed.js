@@ -67,6 +67,12 @@ async function main() {
     user: claims, // sub, email, given_name, family_name, name, country: the ID token's claims
     apiBaseUrl: config.apiBaseUrl,
     // isFederated is left out: the remote asks the API.
+    // The session ended elsewhere (signed out, or a password or 2-step change in another browser): sign in again.
+    onSessionEnded: () => {
+      unmount();
+      oktaAuth.tokenManager.clear();
+      void oktaAuth.signInWithRedirect({ originalUri: window.location.pathname });
+    },
   });
   say('');
 

@@ -1,6 +1,8 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
-import { useAuth, type RemoteMountOptions } from 'shared-auth';
+import { useApiClient, useAuth, type RemoteMountOptions } from 'shared-auth';
 import { App, Button } from 'shared-ui';
 import { createRemoteMount } from './createRemoteMount.js';
 import { getIsFederated } from './getIsFederated.js';
@@ -12,6 +14,7 @@ const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerE
 /** A page that shows what it reads from shared-auth, like the real ones do. */
 function TestPage() {
   const auth = useAuth();
+  const client = useApiClient();
   const { notification } = App.useApp();
   return (
     <section aria-label="Test page">
@@ -29,6 +32,9 @@ function TestPage() {
         }}
       >
         Refresh
+      </Button>
+      <Button onClick={() => client.get('/api/profile/00u1/isfederated').catch(() => undefined)}>
+        Call the API
       </Button>
     </section>
   );
@@ -87,6 +93,34 @@ describe('mount()', () => {
     expect(await screen.findByText('Token access-token')).toBeInTheDocument();
     expect(refreshUser).toHaveBeenCalledTimes(1);
     act(() => unmount());
+  });
+
+  it("tells the integrator's page when the API refuses the token (the session ended elsewhere)", async () => {
+    // An account API whose answer is the one a session ended elsewhere gets.
+    const api = http.createServer((request, response) => {
+      response.setHeader('Access-Control-Allow-Origin', '*');
+      response.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+      response.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate');
+      if (request.method === 'OPTIONS') return void response.writeHead(204).end();
+      response.writeHead(401, {
+        'Content-Type': 'application/json',
+        'WWW-Authenticate': 'Bearer error="invalid_token", error_description="session ended"',
+      });
+      response.end(
+        JSON.stringify({ error: 'The sign-in session of this access token has ended; sign in again' }),
+      );
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const onSessionEnded = jest.fn();
+      const apiBaseUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+      const unmount = await mountInto(element, options({ apiBaseUrl, onSessionEnded }));
+      await userEvent.click(within(element).getByRole('button', { name: 'Call the API' }));
+      await waitFor(() => expect(onSessionEnded).toHaveBeenCalledTimes(1));
+      act(() => unmount());
+    } finally {
+      await new Promise<void>((resolve) => api.close(() => resolve()));
+    }
   });
 
   it('asks the API whether the user is federated when the option is left out', async () => {

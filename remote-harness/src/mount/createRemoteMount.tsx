@@ -30,11 +30,12 @@ function MountedPage({
 }) {
   // A React host (bridge-react's createRemoteAppComponent) passes its own props too: check only ours.
   const options = useMemo(() => checkMountOptions(props, { strict: false }), [props]);
-  const { getAccessToken, apiBaseUrl } = options;
+  const { getAccessToken, apiBaseUrl, onSessionEnded } = options;
   const user = useMemo(() => userFromClaims({ ...options.user }), [options.user]);
   const client = useMemo(
-    () => createApiClient({ baseUrl: apiBaseUrl, getAccessToken }),
-    [apiBaseUrl, getAccessToken],
+    () =>
+      createApiClient({ baseUrl: apiBaseUrl, getAccessToken, ...(onSessionEnded ? { onSessionEnded } : {}) }),
+    [apiBaseUrl, getAccessToken, onSessionEnded],
   );
   const isFederated = useIsFederated(client, user.sub, options.isFederated);
   const auth = useMemo<PortalAuth | undefined>(
@@ -48,8 +49,9 @@ function MountedPage({
             apiBaseUrl,
             flagBaseUrl: options.flagBaseUrl ?? `${apiBaseUrl}/flags/4x3`,
             refreshUser: options.refreshUser ?? noRefresh,
+            ...(onSessionEnded ? { onSessionEnded } : {}),
           },
-    [user, isFederated, getAccessToken, apiBaseUrl, options.flagBaseUrl, options.refreshUser],
+    [user, isFederated, getAccessToken, apiBaseUrl, options.flagBaseUrl, options.refreshUser, onSessionEnded],
   );
 
   return (

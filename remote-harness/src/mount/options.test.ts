@@ -78,8 +78,12 @@ describe('checkMountOptions', () => {
       'mount(): invalid option "refreshUser": expected a function that returns a promise, got boolean true.',
     ],
     [
+      { ...valid(), onSessionEnded: 'sign in again' },
+      'mount(): invalid option "onSessionEnded": expected a function, got the string "sign in again".',
+    ],
+    [
       { ...valid(), apiBaseURL: 'http://localhost:3000' },
-      'mount(): unknown option "apiBaseURL"; the options are getAccessToken, user, isFederated, apiBaseUrl, basePath, flagBaseUrl, refreshUser.',
+      'mount(): unknown option "apiBaseURL"; the options are getAccessToken, user, isFederated, apiBaseUrl, basePath, flagBaseUrl, refreshUser, onSessionEnded.',
     ],
   ])('refuses %o with a message naming the option', (options, message) => {
     expect(() => checkMountOptions(options)).toThrow(new Error(message));

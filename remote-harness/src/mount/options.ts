@@ -10,6 +10,7 @@ const OPTION_NAMES = [
   'basePath',
   'flagBaseUrl',
   'refreshUser',
+  'onSessionEnded',
 ] as const satisfies readonly (keyof RemoteMountOptions)[];
 
 function describe(value: unknown): string {
@@ -83,7 +84,7 @@ export function checkMountOptions(value: unknown, { strict = true }: CheckOption
       );
     }
   }
-  const { getAccessToken, isFederated, basePath, refreshUser } = value;
+  const { getAccessToken, isFederated, basePath, refreshUser, onSessionEnded } = value;
   if (typeof getAccessToken !== 'function') {
     throw invalid(
       'getAccessToken',
@@ -101,6 +102,8 @@ export function checkMountOptions(value: unknown, { strict = true }: CheckOption
   if (flagBaseUrl === '') throw invalid('flagBaseUrl', 'a URL', flagBaseUrl);
   if (refreshUser !== undefined && typeof refreshUser !== 'function')
     throw invalid('refreshUser', 'a function that returns a promise', refreshUser);
+  if (onSessionEnded !== undefined && typeof onSessionEnded !== 'function')
+    throw invalid('onSessionEnded', 'a function', onSessionEnded);
 
   const options: RemoteMountOptions = {
     getAccessToken: getAccessToken as RemoteMountOptions['getAccessToken'],
@@ -111,6 +114,8 @@ export function checkMountOptions(value: unknown, { strict = true }: CheckOption
   if (basePath !== undefined) options.basePath = basePath;
   if (flagBaseUrl !== undefined) options.flagBaseUrl = flagBaseUrl;
   if (refreshUser !== undefined) options.refreshUser = refreshUser as RemoteMountOptions['refreshUser'];
+  if (onSessionEnded !== undefined)
+    options.onSessionEnded = onSessionEnded as RemoteMountOptions['onSessionEnded'];
   return options;
 }
 

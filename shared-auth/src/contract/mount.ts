@@ -40,6 +40,12 @@ export interface RemoteMountOptions {
   flagBaseUrl?: string;
   /** Called after the user changed their claims (profile save), so the page's sign-in can renew its ID token. */
   refreshUser?: () => Promise<void>;
+  /**
+   * Called when the account API refuses the access token it was given (401 `invalid_token`): the user's sign-in
+   * session ended elsewhere (signed out, revoked, or a password or 2-step change in another browser). Sign the
+   * user in again (the portal drops its tokens); until then every call of the remote fails.
+   */
+  onSessionEnded?: () => void;
 }
 
 /** Removes what `mount` rendered. Calling it twice does nothing; the element can be mounted into again. */
