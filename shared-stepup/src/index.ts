@@ -19,3 +19,4 @@ export {
   type StepUpFlowState,
 } from './model/stepUpFlow.js';
 export { useUnmountSignal } from './hooks/useUnmountSignal.js';
+export { useChallengeCheck, type ChallengeCheckAction } from './hooks/useChallengeCheck.js';

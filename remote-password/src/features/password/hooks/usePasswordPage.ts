@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { App } from 'shared-ui';
 import { useApiClient, useAuth, type PasswordChangeFields } from 'shared-auth';
-import { getChallenge } from 'shared-stepup';
+import { useChallengeCheck } from 'shared-stepup';
 import { changePassword } from '../api/changePassword.js';
 import {
   actionForSaveFailure,
@@ -48,20 +48,7 @@ export function usePasswordPage() {
     if (state.view === 'SAVING') void sendRef.current();
   }, [state.view]);
 
-  useEffect(() => {
-    if (state.view !== 'STEP_UP_LOADING') return undefined;
-    // Closing the page or the dialog mid-load ends the request; its answer is not acted on.
-    const controller = new AbortController();
-    getChallenge(client, user.sub, { signal: controller.signal }).then(
-      (response) => dispatch({ type: 'CHALLENGE_LOADED', response }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.warn('The step-up check failed:', error);
-        dispatch({ type: 'CHALLENGE_FAILED' });
-      },
-    );
-    return () => controller.abort();
-  }, [state.view, client, user.sub]);
+  useChallengeCheck(state.view === 'STEP_UP_LOADING', dispatch);
 
   const save = useCallback((changed: PasswordChangeFields) => {
     fields.current = changed;
