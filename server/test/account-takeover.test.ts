@@ -14,7 +14,15 @@ import {
 } from 'shared-auth/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PASSWORD_CHANGE_MAX_FAILURES } from '../src/password/throttle.js';
-import { CLIENT_ID, type CookieJar, exchangeCode, PORTAL, signIn, type Tokens } from './helpers.js';
+import {
+  CLIENT_ID,
+  type CookieJar,
+  exchangeCode,
+  PORTAL,
+  refreshRequest,
+  signIn,
+  type Tokens,
+} from './helpers.js';
 import {
   call,
   clockInStep,
@@ -60,19 +68,6 @@ const isFederated = (app: FastifyInstance, token: string, sub: string) =>
 
 const userinfo = (app: FastifyInstance, token: string) =>
   app.inject({ url: '/oauth2/default/v1/userinfo', headers: { authorization: `Bearer ${token}` } });
-
-function refreshWith(app: FastifyInstance, refreshToken: string) {
-  return app.inject({
-    method: 'POST',
-    url: '/oauth2/default/v1/token',
-    headers: { ...form, origin: PORTAL },
-    payload: new URLSearchParams({
-      grant_type: 'refresh_token',
-      client_id: CLIENT_ID,
-      refresh_token: refreshToken,
-    }).toString(),
-  });
-}
 
 function revoke(app: FastifyInstance, token: string, hint: string, headers: Record<string, string> = {}) {
   return app.inject({
@@ -143,7 +138,7 @@ describe('row 2: an access token of an ended session is refused at once, by /api
     expect((await isFederated(t.app, second.token, second.user.id)).statusCode).toBe(401);
     expect((await userinfo(t.app, second.token)).statusCode).toBe(401);
     // Only that token: the session renews and its new token works.
-    const renewed = await refreshWith(t.app, second.tokens.refresh_token ?? '');
+    const renewed = await refreshRequest(t.app, second.tokens.refresh_token ?? '');
     expect(renewed.statusCode).toBe(200);
     const fresh = renewed.json<Tokens>().access_token;
     expect((await isFederated(t.app, fresh, second.user.id)).statusCode).toBe(200);
@@ -327,9 +322,9 @@ describe('row 3: a 2-step change ends every other session; a password change nee
     await enrolAuthenticator(t, owner);
 
     expect((await isFederated(t.app, phishing.token, account.user.id)).statusCode).toBe(401);
-    expect((await refreshWith(t.app, phishing.tokens.refresh_token ?? '')).statusCode).toBe(400);
+    expect((await refreshRequest(t.app, phishing.tokens.refresh_token ?? '')).statusCode).toBe(400);
     expect((await isFederated(t.app, owner.token, account.user.id)).statusCode).toBe(200);
-    const ownerRenewal = await refreshWith(t.app, owner.tokens.refresh_token ?? '');
+    const ownerRenewal = await refreshRequest(t.app, owner.tokens.refresh_token ?? '');
     expect(ownerRenewal.statusCode).toBe(200);
   });
 
@@ -572,8 +567,8 @@ describe("row 11 (second half): the provider's store keeps no redeemable token",
     expect(dump).not.toContain(sessionCookie);
     const stored = rows.find((row) => row.model === 'RefreshToken');
     expect(stored?.id).toBe(createHash('sha256').update(refreshToken).digest('base64url'));
-    expect((await refreshWith(t.app, stored?.id ?? '')).statusCode).toBe(400);
-    expect((await refreshWith(t.app, refreshToken)).statusCode).toBe(200);
+    expect((await refreshRequest(t.app, stored?.id ?? '')).statusCode).toBe(400);
+    expect((await refreshRequest(t.app, refreshToken)).statusCode).toBe(200);
   });
 });
 
@@ -581,7 +576,7 @@ describe('two tabs refreshing at once', () => {
   it('the just-rotated refresh token stays usable for a grace period; a replay after it ends the grant', async () => {
     const browser = await browserOf(t.app, await newUser(t.app));
     const old = browser.tokens.refresh_token ?? '';
-    const [tabA, tabB] = await Promise.all([refreshWith(t.app, old), refreshWith(t.app, old)]);
+    const [tabA, tabB] = await Promise.all([refreshRequest(t.app, old), refreshRequest(t.app, old)]);
     expect([tabA.statusCode, tabB.statusCode]).toEqual([200, 200]);
     const latest = tabB.json<Tokens>();
     expect((await isFederated(t.app, latest.access_token, browser.user.id)).statusCode).toBe(200);
@@ -592,7 +587,7 @@ describe('two tabs refreshing at once', () => {
         "UPDATE oidc_payloads SET consumed_at = consumed_at - 31 WHERE model = 'RefreshToken' AND id = ?",
       )
       .run(createHash('sha256').update(old).digest('base64url'));
-    expect((await refreshWith(t.app, old)).statusCode).toBe(400);
+    expect((await refreshRequest(t.app, old)).statusCode).toBe(400);
     expect((await isFederated(t.app, latest.access_token, browser.user.id)).statusCode).toBe(401);
   });
 });

@@ -4,28 +4,19 @@
  * is (with a warning in the log), and a start that cannot fix it stops, naming DATA_DIR.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config/index.js';
 import { secureDataDir } from '../src/config/data-dir.js';
 import { DB_FILE_NAME } from '../src/db/connection.js';
-import { startApp, tempDir } from './helpers.js';
+import { dataDirsPerTest, startApp } from './helpers.js';
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function newDataDir(): string {
-  const dir = tempDir();
-  dirs.push(dir);
-  return dir;
-}
+const newDataDir = dataDirsPerTest();
 
 /** Builds the app on `dataDir` and returns the warnings it logged. */
 async function startCollectingWarnings(dataDir: string): Promise<Record<string, unknown>[]> {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { decodeJwt, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
+import { afterEach } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config/index.js';
 
@@ -23,6 +24,19 @@ export interface TestApp {
 /** A temp directory per test file; the caller removes it (TestApp.close does). */
 export function tempDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'portal-server-test-'));
+}
+
+/** Call at a test file's top level: a maker of temp data folders, each removed after its test. */
+export function dataDirsPerTest(): () => string {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 /**
@@ -242,8 +256,9 @@ export async function exchangeCode(
   return response.json<Tokens>();
 }
 
-export async function refresh(app: FastifyInstance, refreshToken: string): Promise<Tokens> {
-  const response = await app.inject({
+/** A refresh as okta-auth-js sends it; the answer as it comes (see `refresh` for the tokens). */
+export function refreshRequest(app: FastifyInstance, refreshToken: string): Promise<LightMyRequestResponse> {
+  return app.inject({
     method: 'POST',
     url: '/oauth2/default/v1/token',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PORTAL },
@@ -255,6 +270,10 @@ export async function refresh(app: FastifyInstance, refreshToken: string): Promi
       refresh_token: refreshToken,
     }).toString(),
   });
+}
+
+export async function refresh(app: FastifyInstance, refreshToken: string): Promise<Tokens> {
+  const response = await refreshRequest(app, refreshToken);
   if (response.statusCode !== 200) throw new Error(`refresh failed: ${response.statusCode} ${response.body}`);
   return response.json<Tokens>();
 }

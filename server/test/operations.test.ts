@@ -19,9 +19,7 @@ import { escapeHtml } from '../src/oidc/html.js';
 import {
   ALICE,
   authorizeUrl,
-  CLIENT_ID,
-  PORTAL,
-  SCOPES,
+  refreshRequest,
   startApp,
   subOf,
   tempDir,
@@ -139,17 +137,7 @@ describe('a database another process holds the write lock of', () => {
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.body).toContain(escapeHtml(STORAGE_UNAVAILABLE_MESSAGE));
 
-      const token = await t.app.inject({
-        method: 'POST',
-        url: '/oauth2/default/v1/token',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: PORTAL },
-        payload: new URLSearchParams({
-          grant_type: 'refresh_token',
-          client_id: CLIENT_ID,
-          scope: SCOPES,
-          refresh_token: refreshToken ?? '',
-        }).toString(),
-      });
+      const token = await refreshRequest(t.app, refreshToken ?? '');
       expect(token.statusCode).toBe(503);
       expect(Number(token.headers['retry-after'])).toBeGreaterThan(0);
       expect(token.json()).toEqual({

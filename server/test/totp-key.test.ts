@@ -4,24 +4,15 @@
  * instead of generating a new key and leaving every authenticator user unable to sign in.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/index.js';
 import { TOTP_KEY_FILE, TOTP_KEY_FINGERPRINT } from '../src/factors/encryption-key.js';
 import { SecretBox } from '../src/factors/secret-box.js';
-import { ALICE, startApp, tempDir, type TestApp } from './helpers.js';
+import { ALICE, dataDirsPerTest, startApp, type TestApp } from './helpers.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function newDataDir(): string {
-  const dir = tempDir();
-  dirs.push(dir);
-  return dir;
-}
+const newDataDir = dataDirsPerTest();
 
 /** Starts and stops the app on `dataDir`, handing it to `work` in between. */
 async function withApp<T>(dataDir: string, env: Record<string, string>, work: (t: TestApp) => T): Promise<T> {
