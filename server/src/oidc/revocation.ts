@@ -16,7 +16,7 @@ export function accessTokenRevoker(jwks: JSONWebKeySet, issuer: string, store: S
     if (!token || !clientId || token.split('.').length !== 3) return false;
     let payload;
     try {
-      // Expiry is not checked here: a token about to expire may still be revoked (and is soon forgotten).
+      // An expired token needs no record: the API refuses it anyway.
       ({ payload } = await jwtVerify(token, keys, { issuer, algorithms: ['RS256'], clockTolerance: 5 }));
     } catch {
       return false;
