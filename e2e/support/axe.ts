@@ -1,5 +1,6 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { motionsSettled } from './motion.js';
 
 /** The WCAG 2.0 and 2.1 A and AA rules: what the portal promises. */
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -15,29 +16,8 @@ interface AxeOptions {
  * violation, blocking or not, is printed as `id (impact): target` and attached to the test report.
  */
 export async function expectNoSeriousViolations(page: Page, screen: string, options: AxeOptions = {}) {
-  // Colours are measured as they are at that moment: let fades (a toast appearing, a dialog opening) finish
-  // first, or a half-transparent text is reported. Endless ones (spinners) are not waited for.
-  await page.waitForFunction(
-    () =>
-      document
-        .getAnimations()
-        .every(
-          (animation) =>
-            animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity,
-        ),
-    undefined,
-    { timeout: 10_000 },
-  );
-  // antd's motions (rc-motion) start with a class that sets the first frame (opacity 0, zoomed) a frame or more
-  // before the CSS animation runs: between the two, nothing is animating yet and the text is still see-through.
-  await page.waitForFunction(
-    () =>
-      ![...document.querySelectorAll('[class*="-appear"], [class*="-enter"], [class*="-leave"]')].some(
-        (element) => /(^|\s)ant-[\w-]+-(appear|enter|leave)(\s|$)/.test(element.className.toString()),
-      ),
-    undefined,
-    { timeout: 10_000 },
-  );
+  // Colours are measured as they are at that moment: let fades (a toast appearing, a dialog opening) finish.
+  await motionsSettled(page);
   let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS);
   if (options.include) builder = builder.include(options.include);
   const violations = (await builder.analyze()).violations;

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from '../support/axe.js';
 import { ageSignIns } from '../support/database.js';
+import { motionsSettled } from '../support/motion.js';
 import { signIn, signInOnProvider } from '../support/sign-in.js';
 import { createUser } from '../support/users.js';
 import {
@@ -61,6 +62,8 @@ test('with 2-step verification on, the Password page asks for the second factor 
   await expect(page.getByLabel('Current Password')).toHaveValue(user.password);
   await expect(page.getByText('Your changes are saved.')).toHaveCount(0);
   await page.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByRole('heading', { name: 'Verify to continue' })).toBeVisible();
+  await motionsSettled(page);
 
   await dialog.getByRole('button', { name: 'Verify' }).click();
   await expect(
@@ -105,6 +108,8 @@ test("turning on the first factor long after signing in asks to confirm it's you
   await expect(appSwitch(page)).not.toBeChecked();
 
   await appSwitch(page).click();
+  await expect(dialog).toBeVisible();
+  await motionsSettled(page);
   await dialog.getByLabel('Password').fill('Not-My-Password-1');
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('The password is not correct.');
