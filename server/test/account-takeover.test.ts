@@ -414,42 +414,39 @@ describe('row 3: a 2-step change ends every other session; a password change nee
 });
 
 describe('row 5: a throttle reserves the attempt before the hash', () => {
-  it(`a parallel burst of 20 wrong current passwords gets at most ${PASSWORD_CHANGE_MAX_FAILURES} checked`, async () => {
-    const account = await newUser(t.app);
-    const session = await signInSession(t.app, account);
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        call(t.app, 'PUT', apiPaths.passwordChange(account.user.id), {
-          token: session.token,
-          body: { OldPassword: `Wrong-Guess-${i}`, NewPassword: 'Brand-New-Secret-9' },
-        }),
-      ),
-    );
-    const statuses = answers.map((answer) => answer.status);
-    // Only checked attempts carry the argon2 timing.
-    const checked = answers.filter((answer) =>
-      String(answer.response.headers['server-timing'] ?? '').includes('argon2'),
-    );
-    expect(checked).toHaveLength(PASSWORD_CHANGE_MAX_FAILURES);
-    expect(statuses.filter((status) => status === 400)).toHaveLength(PASSWORD_CHANGE_MAX_FAILURES);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(20 - PASSWORD_CHANGE_MAX_FAILURES);
-    t.clock.advance(15 * 60_000);
-  });
+  const changePassword = (sub: string, i: number) =>
+    [
+      'PUT',
+      apiPaths.passwordChange(sub),
+      { OldPassword: `Wrong-Guess-${i}`, NewPassword: 'Brand-New-Secret-9' },
+    ] as const;
+  const confirmPassword = (sub: string, i: number) =>
+    ['POST', apiPaths.reauthenticate(sub), { password: `Wrong-Guess-${i}` }] as const;
 
-  it('a burst of 20 wrong passwords at reauthenticate likewise', async () => {
-    const account = await newUser(t.app);
-    const session = await signInSession(t.app, account);
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        call(t.app, 'POST', apiPaths.reauthenticate(account.user.id), {
-          token: session.token,
-          body: { password: `Wrong-Guess-${i}` },
+  it.each([
+    ['the password change', changePassword],
+    ["reauthenticate (Confirm it's you)", confirmPassword],
+  ])(
+    `a parallel burst of 20 wrong passwords at %s gets at most ${PASSWORD_CHANGE_MAX_FAILURES} checked`,
+    async (_name, attempt) => {
+      const account = await newUser(t.app);
+      const session = await signInSession(t.app, account);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const [method, url, body] = attempt(account.user.id, i);
+          return call(t.app, method, url, { token: session.token, body });
         }),
-      ),
-    );
-    expect(answers.filter((answer) => answer.status === 400)).toHaveLength(PASSWORD_CHANGE_MAX_FAILURES);
-    t.clock.advance(15 * 60_000);
-  });
+      );
+      // Only checked attempts carry the argon2 timing.
+      const checked = answers.filter((answer) =>
+        String(answer.response.headers['server-timing'] ?? '').includes('argon2'),
+      );
+      const statuses = answers.map((answer) => answer.status);
+      expect(checked).toHaveLength(PASSWORD_CHANGE_MAX_FAILURES);
+      expect(statuses.filter((status) => status === 400)).toHaveLength(PASSWORD_CHANGE_MAX_FAILURES);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(20 - PASSWORD_CHANGE_MAX_FAILURES);
+    },
+  );
 });
 
 describe('row 6: throttles fail closed; the new-password policy comes before the current password', () => {

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
 import {
   failedPasswordRules,
   PASSWORD_CHANGE_ERRORS,
@@ -12,7 +13,7 @@ import { HttpError } from '../http/errors.js';
 import type { RevokedSessions } from '../oidc/adapter.js';
 import type { AccountSessions } from '../auth/sessions.js';
 import type { Notifier } from '../notifications/types.js';
-import { PASSWORD_CHANGE_WINDOW_MS, type PasswordChangeThrottle } from './throttle.js';
+import { PASSWORD_CHANGE_WINDOW_MS, PasswordChangeThrottle } from './throttle.js';
 
 export interface PasswordChangeDeps {
   db: Db;
@@ -29,6 +30,22 @@ export interface PasswordChangeOutcome {
   verifyMs: number;
   hashMs: number;
   revoked: RevokedSessions;
+}
+
+/**
+ * The password rules' collaborators, built once per app: the password change and "Confirm it's you" share them,
+ * and so share one throttle of wrong passwords.
+ */
+export function passwordDepsOf(app: FastifyInstance): PasswordChangeDeps {
+  return {
+    db: app.db,
+    directory: app.directory,
+    throttle: new PasswordChangeThrottle(app.db, { now: () => app.now() }),
+    factors: app.factors,
+    sessions: app.accountSessions,
+    notifier: app.notifier,
+    now: () => app.now(),
+  };
 }
 
 /** What a refusal measured so far, for the Server-Timing header of a failed attempt. */

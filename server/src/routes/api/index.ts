@@ -3,6 +3,7 @@ import { DuplicateEmailError } from '../../directory/directory.js';
 import { InvalidTokenError } from '../../auth/verifier.js';
 import { HttpError, unauthorized } from '../../http/errors.js';
 import { oktaSessionsRoutes } from '../../oidc/okta-compat.js';
+import { passwordDepsOf } from '../../password/change-password.js';
 import passwordRoutes from './password/index.js';
 import multifactorRoutes from './multifactor/index.js';
 import profileRoutes from './profile/index.js';
@@ -68,8 +69,10 @@ export default async function apiRoutes(app: FastifyInstance) {
 
   await app.register(settingsRoutes, { prefix: '/clientConfiguration' });
   await app.register(profileRoutes, { prefix: '/profile' });
-  await app.register(passwordRoutes, { prefix: '/password' });
-  await app.register(stepUpRoutes, { prefix: '/stepup' });
+  // One set for the password change and "Confirm it's you": one throttle of wrong passwords.
+  const passwordDeps = passwordDepsOf(app);
+  await app.register(passwordRoutes, { prefix: '/password', passwordDeps });
+  await app.register(stepUpRoutes, { prefix: '/stepup', passwordDeps });
   await app.register(multifactorRoutes, { prefix: '/multifactor' });
   await app.register(oktaSessionsRoutes);
 }

@@ -10,24 +10,21 @@ import { isStorageUnavailableError } from '../../../db/errors.js';
 import { actorOf } from '../../../factors/http.js';
 import { HttpError } from '../../../http/errors.js';
 import { sendJsonText } from '../../../http/json-text.js';
-import { changePassword, PasswordChangeRefusal } from '../../../password/change-password.js';
+import {
+  changePassword,
+  PasswordChangeRefusal,
+  type PasswordChangeDeps,
+} from '../../../password/change-password.js';
 import { serverTiming } from '../../../password/server-timing.js';
-import { PasswordChangeThrottle } from '../../../password/throttle.js';
 
 const paramsSchema = z.object({ sub: z.string().min(1).max(100) });
 
 /** PUT /api/password/:sub/change (spec section 7). The /api hook has already checked the token and the sub. */
-export default async function passwordRoutes(fastify: FastifyInstance) {
+export default async function passwordRoutes(
+  fastify: FastifyInstance,
+  { passwordDeps: deps }: { passwordDeps: PasswordChangeDeps },
+) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const deps = {
-    db: app.db,
-    directory: app.directory,
-    throttle: new PasswordChangeThrottle(app.db, { now: () => app.now() }),
-    factors: app.factors,
-    sessions: app.accountSessions,
-    notifier: app.notifier,
-    now: () => app.now(),
-  };
 
   app.put(
     '/:sub/change',

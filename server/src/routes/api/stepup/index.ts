@@ -15,7 +15,7 @@ import { sendJsonText } from '../../../http/json-text.js';
 import { actorOf, refuseFederated, sessionIdOf } from '../../../factors/http.js';
 import { reauthenticate } from '../../../password/reauthenticate.js';
 import { serverTiming } from '../../../password/server-timing.js';
-import { PasswordChangeThrottle } from '../../../password/throttle.js';
+import { PasswordChangeRefusal, type PasswordChangeDeps } from '../../../password/change-password.js';
 
 const subParams = z.object({ sub: z.string().min(1).max(100) });
 
@@ -23,7 +23,10 @@ const subParams = z.object({ sub: z.string().min(1).max(100) });
  * Step-up verification (spec section 7). The server decides: a challenge is needed when the user has an active
  * factor and this sign-in session has not verified in the last 5 minutes.
  */
-export default async function stepUpRoutes(fastify: FastifyInstance) {
+export default async function stepUpRoutes(
+  fastify: FastifyInstance,
+  { passwordDeps }: { passwordDeps: PasswordChangeDeps },
+) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.addHook('preHandler', async (request, reply) => {
     refuseFederated(callerOf(request).user);
@@ -70,19 +73,22 @@ export default async function stepUpRoutes(fastify: FastifyInstance) {
   );
 
   // "Confirm it's you": the password again before the first factor (FactorService.requireFreshProof).
-  const reauthenticateDeps = {
-    directory: app.directory,
-    throttle: new PasswordChangeThrottle(app.db, { now: () => app.now() }),
-    notifier: app.notifier,
-    factors: app.factors,
-    now: () => app.now(),
-  };
   app.post(
     '/:sub/reauthenticate',
     { schema: { params: subParams, body: reauthenticateBodySchema } },
     async (request, reply) => {
       const actor = actorOf(app, request);
-      const { expiresAt, verifyMs } = await reauthenticate(reauthenticateDeps, actor, request.body.password);
+      let confirmed;
+      try {
+        confirmed = await reauthenticate(passwordDeps, actor, request.body.password);
+      } catch (error) {
+        // A wrong password reached argon2 too: its cost shows, as on the password change.
+        if (error instanceof PasswordChangeRefusal && error.verifyMs !== undefined) {
+          reply.header('Server-Timing', serverTiming(error.verifyMs));
+        }
+        throw error;
+      }
+      const { expiresAt, verifyMs } = confirmed;
       request.log.info({ userId: actor.user.id }, 'password confirmed for a first 2-step factor');
       reply.header('Server-Timing', serverTiming(verifyMs));
       return sendJsonText(reply, stepUpVerifyResponseSchema, {
