@@ -1,4 +1,5 @@
 import { buildApp } from './app.js';
+import { stopOnSignals } from './shutdown.js';
 import { startupBanner } from './banner.js';
 import { ConfigError, loadConfig } from './config/index.js';
 import { existingDemoAccounts } from './directory/seed.js';
@@ -37,38 +38,7 @@ async function main(): Promise<void> {
     );
   }
 
-  // Graceful shutdown: stop accepting, let in-flight requests finish, and past SHUTDOWN_TIMEOUT_MS cut the
-  // remaining connections (e.g. a client trickling a body) and exit anyway. A second signal exits at once.
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      app.log.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    app.log.info({ signal, deadlineMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutting down');
-    let forced = false;
-    const deadline = setTimeout(() => {
-      forced = true;
-      app.log.warn('shutdown deadline passed: closing the remaining connections');
-      app.server.closeAllConnections();
-      // The connections are gone; give the close hooks (the database) a moment, then leave regardless.
-      setTimeout(() => process.exit(1), 1000).unref();
-    }, config.SHUTDOWN_TIMEOUT_MS);
-    app.close().then(
-      () => {
-        clearTimeout(deadline);
-        // 1 when requests had to be cut: the stop was not clean.
-        process.exit(forced ? 1 : 0);
-      },
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  stopOnSignals(app, config.SHUTDOWN_TIMEOUT_MS);
 }
 
 main().catch((error: unknown) => {

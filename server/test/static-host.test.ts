@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,4 +148,49 @@ it('refuses a folder that holds no build', async () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+describe('the static host process', () => {
+  it('stops within its 2 s deadline on SIGTERM, even with a browser connection that never finishes a request', async () => {
+    const dir = tempDir();
+    writeBuild(dir, '1.0.0');
+    const probe = createServer().listen(0, 'localhost');
+    await once(probe, 'listening');
+    const { port } = probe.address() as AddressInfo;
+    probe.close();
+    await once(probe, 'close');
+    const child = spawn(
+      process.execPath,
+      [
+        '--conditions=portal-source',
+        '--import',
+        'tsx',
+        'src/static-host/cli.ts',
+        '--root',
+        dir,
+        '--port',
+        String(port),
+      ],
+      { cwd: path.resolve(import.meta.dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const exited = once(child, 'exit');
+    try {
+      await new Promise<void>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('remoteEntry.js') && resolve()),
+      );
+      // Half a request: not idle, so a plain close would wait for it (Node's headers timeout, a minute).
+      const socket = connect(port, 'localhost');
+      await once(socket, 'connect');
+      socket.write('GET /remoteEntry.js HTTP/1.1\r\nHost: localhost\r\n');
+      socket.on('error', () => undefined);
+      const started = performance.now();
+      child.kill('SIGTERM');
+      await exited;
+      expect(performance.now() - started).toBeLessThan(5000);
+      socket.destroy();
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 20_000);
 });

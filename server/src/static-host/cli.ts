@@ -2,6 +2,7 @@
 // (or a folder of versioned builds: --root cdn, serving cdn/remote-profile/1.1.0/remoteEntry.js and the like).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { stopOnSignals } from '../shutdown.js';
 import { buildStaticHost, remoteEntriesIn } from './app.js';
 
 const DEFAULT_ORIGINS = 'http://localhost:3000,http://localhost:3100';
@@ -40,6 +41,5 @@ for (const entry of remoteEntriesIn(root)) {
   process.stdout.write(`  ${path.basename(path.dirname(root))}: http://${values.host}:${port}/${entry}\n`);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void app.close().then(() => process.exit(0)));
-}
+// Static files answer at once: 2 s is plenty for those in flight, and an idle browser connection never holds it.
+stopOnSignals(app, 2000);
