@@ -1,5 +1,6 @@
 export * from './countries.js';
 export * from './errors.js';
+export * from './factors.js';
 export * from './mask-email.js';
 export * from './multifactor.js';
 export * from './password.js';

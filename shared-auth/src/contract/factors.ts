@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * The 2-step factors, one spelling for every layer: the keys of the spec's step-up data and factors data
+ * (`googleAuth`, `email`). Paths spell them differently; the maps below are the only place that knows how.
+ */
+export const factorNameSchema = z.enum(['googleAuth', 'email']);
+export type FactorName = z.infer<typeof factorNameSchema>;
+export const FACTOR_NAMES: readonly FactorName[] = factorNameSchema.options;
+
+/** The factor's segment in /api/multifactor/{googleauth|email}/{sub}/… (spec section 7). */
+export const MULTIFACTOR_PATH_SEGMENTS = {
+  googleAuth: 'googleauth',
+  email: 'email',
+} as const satisfies Record<FactorName, string>;
+export type MultifactorPathSegment = (typeof MULTIFACTOR_PATH_SEGMENTS)[FactorName];
+
+/** The factor's segment in /api/stepup/{sub}/{google-auth|email}/verify (spec section 7). */
+export const STEP_UP_PATH_SEGMENTS = { googleAuth: 'google-auth', email: 'email' } as const satisfies Record<
+  FactorName,
+  string
+>;
+export type StepUpPathSegment = (typeof STEP_UP_PATH_SEGMENTS)[FactorName];
+
+function inverse<S extends string>(segments: Record<FactorName, S>): Record<S, FactorName> {
+  return Object.fromEntries(FACTOR_NAMES.map((name) => [segments[name], name])) as Record<S, FactorName>;
+}
+
+/** Path segment → factor name, for a server that reads the segment from the path. */
+export const FACTOR_OF_MULTIFACTOR_SEGMENT = inverse(MULTIFACTOR_PATH_SEGMENTS);
+export const FACTOR_OF_STEP_UP_SEGMENT = inverse(STEP_UP_PATH_SEGMENTS);
