@@ -1,0 +1,75 @@
+import { ApiError } from '../api-client.js';
+import { API_ERROR_CODES } from '../contract/errors.js';
+import { INVALID_CODE_ERROR, STEP_UP_REQUIRED_ERROR } from '../contract/stepup.js';
+import { classifyFailure, describeWait, isReauthenticationRequired, isStepUpRequired } from './failure.js';
+
+function withRetryAfter(error: ApiError, seconds: number): ApiError {
+  return Object.assign(error, { retryAfterSeconds: seconds });
+}
+
+describe('classifyFailure', () => {
+  it('a 429 keeps the server text, which says how long to wait', () => {
+    const error = withRetryAfter(new ApiError('Too many wrong codes. Try again in 2 minutes.', 429), 120);
+    expect(classifyFailure(error)).toEqual({
+      kind: 'throttled',
+      message: 'Too many wrong codes. Try again in 2 minutes.',
+      retryAfterSeconds: 120,
+    });
+  });
+
+  it('a 429 without a server text says the Retry-After wait', () => {
+    const error = withRetryAfter(new ApiError('The account service answered 429', 429), 45);
+    expect(classifyFailure(error)).toMatchObject({
+      kind: 'throttled',
+      message: 'Too many attempts. Try again in 45 seconds.',
+    });
+    expect(classifyFailure(new ApiError('The account service answered 429', 429))).toMatchObject({
+      message: 'Too many attempts. Wait a moment and try again.',
+      retryAfterSeconds: undefined,
+    });
+  });
+
+  it('a 403 step_up_required, by its code or (older servers) its text', () => {
+    expect(classifyFailure(new ApiError('x', 403, API_ERROR_CODES.stepUpRequired)).kind).toBe(
+      'step_up_required',
+    );
+    expect(isStepUpRequired(new ApiError(`${STEP_UP_REQUIRED_ERROR}: verify first`, 403))).toBe(true);
+    expect(isStepUpRequired(new ApiError(`${STEP_UP_REQUIRED_ERROR}: verify first`, 400))).toBe(false);
+    expect(isStepUpRequired(new Error('Step-up verification required'))).toBe(false);
+  });
+
+  it('a 403 reauthentication_required, by its code or its text', () => {
+    expect(isReauthenticationRequired(new ApiError('x', 403, API_ERROR_CODES.reauthenticationRequired))).toBe(
+      true,
+    );
+    expect(isReauthenticationRequired(new ApiError("Confirm it's you: enter your password", 403))).toBe(true);
+    expect(isReauthenticationRequired(new ApiError('Forbidden', 403))).toBe(false);
+  });
+
+  it('a 400 wrong code, by its code or the spec text; other refusals and failures apart', () => {
+    expect(classifyFailure(new ApiError(INVALID_CODE_ERROR, 400)).kind).toBe('invalid_code');
+    expect(classifyFailure(new ApiError('Wrong', 400, 'invalid_code')).kind).toBe('invalid_code');
+    expect(classifyFailure(new ApiError('Email is not turned on', 409))).toEqual({
+      kind: 'refused',
+      status: 409,
+      message: 'Email is not turned on',
+    });
+    expect(classifyFailure(new ApiError('Forbidden', 403)).kind).toBe('refused');
+    expect(classifyFailure(new ApiError('The account service answered 502', 502)).kind).toBe('failed');
+    expect(classifyFailure(new ApiError('The account service could not be reached', 0)).kind).toBe('failed');
+    expect(classifyFailure(new TypeError('bad body'))).toEqual({
+      kind: 'failed',
+      status: 0,
+      message: 'bad body',
+    });
+  });
+});
+
+describe('describeWait', () => {
+  it('says seconds under a minute, whole minutes from there', () => {
+    expect(describeWait(1)).toBe('1 second');
+    expect(describeWait(30)).toBe('30 seconds');
+    expect(describeWait(60)).toBe('1 minute');
+    expect(describeWait(61)).toBe('2 minutes');
+  });
+});

@@ -1,0 +1,87 @@
+import { isApiError, type ApiErrorCode } from 'shared-auth';
+
+/**
+ * What a failed call means to a page, decided once for every remote:
+ * - throttled: 429; the server's text says how long to wait (Retry-After), and the user may try again after it;
+ * - step_up_required: 403; the page runs the step-up screens, then the call again;
+ * - reauthentication_required: 403; "Confirm it's you", then the call again;
+ * - invalid_code: 400; the code entered was not accepted;
+ * - refused: any other 4xx; the server's text is for the user;
+ * - failed: a 5xx, no answer, or an answer the client could not read; the page's error view.
+ */
+export type CallFailure =
+  | { kind: 'throttled'; message: string; retryAfterSeconds: number | undefined }
+  | { kind: 'step_up_required'; message: string }
+  | { kind: 'reauthentication_required'; message: string }
+  | { kind: 'invalid_code'; message: string }
+  | { kind: 'refused'; status: number; message: string }
+  | { kind: 'failed'; status: number; message: string };
+
+/*
+ * The contract's codes and texts, here as values checked against it by type: shared-auth comes from the shell at
+ * run time, and a shell built before the codes existed has no API_ERROR_CODES to read. The texts are checked too,
+ * for servers (and shells' ApiErrors) from before the codes.
+ */
+const STEP_UP_REQUIRED: ApiErrorCode = 'step_up_required';
+const STEP_UP_REQUIRED_TEXT = 'Step-up verification required';
+const REAUTHENTICATION_REQUIRED: ApiErrorCode = 'reauthentication_required';
+const REAUTHENTICATION_REQUIRED_TEXT = "Confirm it's you";
+const INVALID_CODE = 'invalid_code';
+const INVALID_CODE_TEXT = 'ERROR: invalid code';
+
+/** The wait a 429 asked for, when the client read its Retry-After header (seconds). */
+function retryAfterOf(error: object): number | undefined {
+  const value = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
+}
+
+/** "Try again in 45 seconds" / "in 2 minutes": the wait as the server's own texts say it. */
+export function describeWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
+
+/** The client's own text for an answer without a server text ('The account service answered 429'). */
+const isClientText = (message: string) => message.startsWith('The account service ');
+
+function throttled(message: string, retryAfterSeconds: number | undefined): CallFailure {
+  // The server's 429 texts say how long to wait; a bare 429 (a proxy's, say) gets the wait from Retry-After.
+  const text = !isClientText(message)
+    ? message
+    : retryAfterSeconds
+      ? `Too many attempts. Try again in ${describeWait(retryAfterSeconds)}.`
+      : 'Too many attempts. Wait a moment and try again.';
+  return { kind: 'throttled', message: text, retryAfterSeconds };
+}
+
+export function classifyFailure(error: unknown): CallFailure {
+  if (!isApiError(error)) {
+    // Not a refusal: an answer outside the contract, or a bug. The page's error view.
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'failed', status: 0, message };
+  }
+  const { status, code, message } = error;
+  if (status === 429) return throttled(message, retryAfterOf(error));
+  if (status === 403 && (code === STEP_UP_REQUIRED || message.startsWith(STEP_UP_REQUIRED_TEXT)))
+    return { kind: 'step_up_required', message };
+  if (
+    status === 403 &&
+    (code === REAUTHENTICATION_REQUIRED || message.startsWith(REAUTHENTICATION_REQUIRED_TEXT))
+  )
+    return { kind: 'reauthentication_required', message };
+  if (status === 400 && (code === INVALID_CODE || message === INVALID_CODE_TEXT))
+    return { kind: 'invalid_code', message };
+  if (status >= 400 && status < 500) return { kind: 'refused', status, message };
+  return { kind: 'failed', status, message };
+}
+
+/** A refusal that asks for step-up verification first: the page shows the step-up screens, not an error. */
+export function isStepUpRequired(error: unknown): boolean {
+  return classifyFailure(error).kind === 'step_up_required';
+}
+
+/** A refusal that asks for the password again first ("Confirm it's you"). */
+export function isReauthenticationRequired(error: unknown): boolean {
+  return classifyFailure(error).kind === 'reauthentication_required';
+}
