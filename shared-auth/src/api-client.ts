@@ -1,8 +1,10 @@
 import axios, { AxiosError, type AxiosInstance } from 'axios';
+import { ApiError, CLIENT_ERROR_CODES, errorResponseSchema } from './contract/errors.js';
+
+export { ApiError, isApiError } from './contract/errors.js';
 
 /** The client of the spec's calls; remotes type their api functions with it. */
 export type ApiClient = AxiosInstance;
-import { errorResponseSchema } from './contract/errors.js';
 
 export type AccessTokenGetter = () => string | undefined | Promise<string | undefined>;
 
@@ -26,24 +28,6 @@ function isRefusedToken(error: AxiosError): boolean {
   );
 }
 
-/** A refusal or failure of an API call, carrying the server's `error` text when it sent one. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  constructor(
-    message: string,
-    /** HTTP status, or 0 when no answer arrived. */
-    readonly status: number,
-    /** The server's machine `code` (API_ERROR_CODES), when the refusal carries one. */
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
-
-export function isApiError(value: unknown): value is ApiError {
-  return value instanceof Error && value.name === 'ApiError' && 'status' in value;
-}
-
 /**
  * The spec's answers are JSON text that holds JSON (section 7): axios parses the outer layer, this parses the
  * inner one. Answers that are already objects (error bodies) pass through unchanged.
@@ -62,7 +46,16 @@ export function parseJsonTwice(data: unknown): unknown {
   return value;
 }
 
+/** Retry-After in seconds (its date form too), when the answer has one the page may read. */
+function retryAfterOf(error: AxiosError): number | undefined {
+  const header: unknown = error.response?.headers['retry-after'];
+  if (typeof header !== 'string' || header.trim() === '') return undefined;
+  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
+}
+
 function toApiError(error: unknown): ApiError {
+  if (axios.isCancel(error)) return new ApiError('The request was cancelled', 0, CLIENT_ERROR_CODES.aborted);
   if (error instanceof AxiosError) {
     const status = error.response?.status ?? 0;
     const body = errorResponseSchema.safeParse(parseJsonTwice(error.response?.data));
@@ -71,7 +64,7 @@ function toApiError(error: unknown): ApiError {
       : status === 0
         ? 'The account service could not be reached'
         : `The account service answered ${status}`;
-    return new ApiError(message, status, body.success ? body.data.code : undefined);
+    return new ApiError(message, status, body.success ? body.data.code : undefined, retryAfterOf(error));
   }
   return error instanceof Error ? new ApiError(error.message, 0) : new ApiError(String(error), 0);
 }

@@ -1,3 +1,6 @@
+export * from './call.js';
+export * from './caller.js';
+export * from './calls.js';
 export * from './countries.js';
 export * from './errors.js';
 export * from './factors.js';

@@ -1,18 +1,34 @@
-/** Paths of the spec's calls (section 7), relative to the API base URL. */
+import { pathOf } from './call.js';
+import { apiCalls, type MultifactorAction } from './calls.js';
+import {
+  FACTOR_OF_MULTIFACTOR_SEGMENT,
+  type MultifactorPathSegment,
+  type StepUpPathSegment,
+} from './factors.js';
+
+const MULTIFACTOR_ACTIONS = {
+  enroll: 'enroll',
+  details: 'details',
+  activate: 'activate',
+  'opt-in': 'optIn',
+  'opt-out': 'optOut',
+  reset: 'reset',
+} as const satisfies Record<string, MultifactorAction>;
+
+/** Paths of the spec's calls (section 7), relative to the API base URL, built from their declarations. */
 export const apiPaths = {
-  settings: () => '/api/clientConfiguration/getSettings',
-  profileUpdate: (sub: string) => `/api/profile/${encodeURIComponent(sub)}/update`,
-  isFederated: (sub: string) => `/api/profile/${encodeURIComponent(sub)}/isfederated`,
-  passwordChange: (sub: string) => `/api/password/${encodeURIComponent(sub)}/change`,
-  stepUpChallenge: (sub: string) => `/api/stepup/${encodeURIComponent(sub)}/challenge`,
+  settings: () => pathOf(apiCalls.settings.path),
+  profileUpdate: (sub: string) => pathOf(apiCalls.profileUpdate.path, { sub }),
+  isFederated: (sub: string) => pathOf(apiCalls.isFederated.path, { sub }),
+  passwordChange: (sub: string) => pathOf(apiCalls.passwordChange.path, { sub }),
+  stepUpChallenge: (sub: string) => pathOf(apiCalls.stepUpChallenge.path, { sub }),
   stepUpSendChallenge: (sub: string, factor: 'email') =>
-    `/api/stepup/${encodeURIComponent(sub)}/${factor}/challenge`,
-  stepUpVerify: (sub: string, factor: 'google-auth' | 'email') =>
-    `/api/stepup/${encodeURIComponent(sub)}/${factor}/verify`,
-  reauthenticate: (sub: string) => `/api/stepup/${encodeURIComponent(sub)}/reauthenticate`,
-  multifactor: (
-    factor: 'googleauth' | 'email',
-    sub: string,
-    action: 'enroll' | 'details' | 'activate' | 'opt-in' | 'opt-out' | 'reset',
-  ) => `/api/multifactor/${factor}/${encodeURIComponent(sub)}/${action}`,
+    pathOf(apiCalls.stepUpSendChallenge.path, { sub, factor }),
+  stepUpVerify: (sub: string, factor: StepUpPathSegment) =>
+    pathOf(apiCalls.stepUpVerify.path, { sub, factor }),
+  reauthenticate: (sub: string) => pathOf(apiCalls.reauthenticate.path, { sub }),
+  multifactor: (factor: MultifactorPathSegment, sub: string, action: keyof typeof MULTIFACTOR_ACTIONS) =>
+    pathOf(apiCalls.multifactor[FACTOR_OF_MULTIFACTOR_SEGMENT[factor]][MULTIFACTOR_ACTIONS[action]].path, {
+      sub,
+    }),
 } as const;

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { defineCall, subParamsSchema, type ApiCall } from './call.js';
+import {
+  FACTOR_NAMES,
+  MULTIFACTOR_PATH_SEGMENTS,
+  STEP_UP_PATH_SEGMENTS,
+  type FactorName,
+} from './factors.js';
+import {
+  activateBodySchema,
+  emailEnrollResponseSchema,
+  factorDetailsResponseSchema,
+  factorStatusResponseSchema,
+  googleEnrollResponseSchema,
+  resetBodySchema,
+} from './multifactor.js';
+import { passwordChangeRequestSchema, passwordChangeResponseSchema } from './password.js';
+import { isFederatedResponseSchema, profileUpdateResponseSchema, profileUpdateSchema } from './profile.js';
+import { settingsSchema } from './settings.js';
+import {
+  challengeResponseSchema,
+  reauthenticateBodySchema,
+  sendChallengeResponseSchema,
+  stepUpVerifyBodySchema,
+  stepUpVerifyResponseSchema,
+} from './stepup.js';
+
+// opt-in, opt-out and enroll carry no payload in the spec; an empty JSON object is accepted too.
+const noBody = z.object({}).nullish();
+
+/** The 2-step factor calls of one factor: /api/multifactor/{googleauth|email}/:sub/… (spec section 7). */
+function multifactorCallsOf<const F extends FactorName>(factor: F) {
+  const base = `/api/multifactor/${MULTIFACTOR_PATH_SEGMENTS[factor]}/:sub` as const;
+  // Every call needs this session's step-up grant once the user has an active factor.
+  const guarded = ['federatedUser', 'stepUpRequired'] as const;
+  return {
+    enroll: defineCall({
+      method: 'POST',
+      path: `${base}/enroll`,
+      params: subParamsSchema,
+      body: noBody,
+      response: (factor === 'googleAuth'
+        ? googleEnrollResponseSchema
+        : emailEnrollResponseSchema) as F extends 'googleAuth'
+        ? typeof googleEnrollResponseSchema
+        : typeof emailEnrollResponseSchema,
+      errors: [
+        ...guarded,
+        'reauthenticationRequired',
+        'factorState',
+        'rateLimited',
+        'upstreamFailed',
+        'serviceUnavailable',
+      ],
+    }),
+    details: defineCall({
+      method: 'GET',
+      path: `${base}/details`,
+      params: subParamsSchema,
+      response: factorDetailsResponseSchema,
+      errors: guarded,
+    }),
+    activate: defineCall({
+      method: 'POST',
+      path: `${base}/activate`,
+      params: subParamsSchema,
+      body: activateBodySchema,
+      response: factorStatusResponseSchema,
+      errors: [...guarded, 'reauthenticationRequired', 'invalidCode', 'factorState', 'serviceUnavailable'],
+    }),
+    optIn: defineCall({
+      method: 'PUT',
+      path: `${base}/opt-in`,
+      params: subParamsSchema,
+      body: noBody,
+      response: factorStatusResponseSchema,
+      errors: [...guarded, 'reauthenticationRequired', 'factorState'],
+    }),
+    optOut: defineCall({
+      method: 'DELETE',
+      path: `${base}/opt-out`,
+      params: subParamsSchema,
+      body: noBody,
+      response: factorStatusResponseSchema,
+      errors: [...guarded, 'factorState', 'lastFactor'],
+    }),
+    reset: defineCall({
+      method: 'DELETE',
+      path: `${base}/reset`,
+      params: subParamsSchema,
+      body: resetBodySchema,
+      response: factorStatusResponseSchema,
+      errors: [...guarded, 'factorState', 'lastFactor'],
+    }),
+  };
+}
+
+export type MultifactorAction = keyof ReturnType<typeof multifactorCallsOf>;
+
+/**
+ * The spec's calls (section 7), and "Confirm it's you" (reauthenticate). The server registers exactly these routes
+ * under /api (server/test/contract-routes.test.ts fails on any other); the browser calls them through
+ * `apiCallers`.
+ */
+export const apiCalls = {
+  settings: defineCall({
+    method: 'GET',
+    path: '/api/clientConfiguration/getSettings',
+    response: settingsSchema,
+    public: true,
+    errors: [],
+  }),
+  isFederated: defineCall({
+    method: 'GET',
+    path: '/api/profile/:sub/isfederated',
+    params: subParamsSchema,
+    response: isFederatedResponseSchema,
+    errors: [],
+  }),
+  profileUpdate: defineCall({
+    method: 'PUT',
+    path: '/api/profile/:sub/update',
+    params: subParamsSchema,
+    body: profileUpdateSchema,
+    response: profileUpdateResponseSchema,
+    okMeansDone: true,
+    errors: ['federatedUser', 'notFound'],
+  }),
+  passwordChange: defineCall({
+    method: 'PUT',
+    path: '/api/password/:sub/change',
+    params: subParamsSchema,
+    body: passwordChangeRequestSchema,
+    response: passwordChangeResponseSchema,
+    // The spec's client parses the answer to an object; a 200 means the password changed, whatever its body.
+    okMeansDone: true,
+    errors: [
+      'federatedUser',
+      'stepUpRequired',
+      'passwordPolicy',
+      'wrongPassword',
+      'rateLimited',
+      'notFound',
+      'noLocalPassword',
+      'concurrentChange',
+    ],
+  }),
+  stepUpChallenge: defineCall({
+    method: 'GET',
+    path: '/api/stepup/:sub/challenge',
+    params: subParamsSchema,
+    response: challengeResponseSchema,
+    errors: ['federatedUser'],
+  }),
+  stepUpSendChallenge: defineCall({
+    method: 'POST',
+    path: '/api/stepup/:sub/:factor/challenge',
+    // Only email has a code to send.
+    params: subParamsSchema.extend({ factor: z.enum([STEP_UP_PATH_SEGMENTS.email]) }),
+    body: noBody,
+    response: sendChallengeResponseSchema,
+    okMeansDone: true,
+    errors: ['federatedUser', 'factorState', 'rateLimited', 'upstreamFailed', 'serviceUnavailable'],
+  }),
+  stepUpVerify: defineCall({
+    method: 'POST',
+    path: '/api/stepup/:sub/:factor/verify',
+    params: subParamsSchema.extend({
+      factor: z.enum([STEP_UP_PATH_SEGMENTS.googleAuth, STEP_UP_PATH_SEGMENTS.email]),
+    }),
+    body: stepUpVerifyBodySchema,
+    response: stepUpVerifyResponseSchema,
+    okMeansDone: true,
+    errors: ['federatedUser', 'invalidCode', 'factorState', 'rateLimited', 'serviceUnavailable'],
+  }),
+  reauthenticate: defineCall({
+    method: 'POST',
+    path: '/api/stepup/:sub/reauthenticate',
+    params: subParamsSchema,
+    body: reauthenticateBodySchema,
+    response: stepUpVerifyResponseSchema,
+    errors: [
+      'federatedUser',
+      'wrongPassword',
+      'rateLimited',
+      'notFound',
+      'noLocalPassword',
+      'hasActiveFactor',
+    ],
+  }),
+  multifactor: {
+    googleAuth: multifactorCallsOf('googleAuth'),
+    email: multifactorCallsOf('email'),
+  },
+} as const;
+
+/** Every declared call, once. */
+export const ALL_API_CALLS: readonly ApiCall[] = [
+  ...Object.values(apiCalls).flatMap((value: ApiCall | object) =>
+    'method' in value ? [value as ApiCall] : [],
+  ),
+  ...FACTOR_NAMES.flatMap((factor) => Object.values(apiCalls.multifactor[factor])),
+];
