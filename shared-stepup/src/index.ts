@@ -3,7 +3,6 @@
 export { StepUpScreens, type StepUpScreensProps } from './components/StepUpScreens.js';
 export { CodeField } from './components/CodeField.js';
 export { getChallenge, sendEmailChallenge, verifyStepUp, type RequestOptions } from './api/stepUpApi.js';
-export { isStepUpRequired } from './model/stepUpErrors.js';
 export {
   clearStepUpState,
   loadStepUpState,
@@ -18,5 +17,5 @@ export {
   type StepUpFlowAction,
   type StepUpFlowState,
 } from './model/stepUpFlow.js';
-export { useUnmountSignal } from './hooks/useUnmountSignal.js';
+export { RESEND_SECONDS, resendLabel, useCountdown } from './hooks/useCountdown.js';
 export { useChallengeCheck, type ChallengeCheckAction } from './hooks/useChallengeCheck.js';

@@ -1,42 +1,36 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Flex, WaitDialog } from 'shared-ui';
-import { isApiError } from 'shared-auth';
+import { useCall } from 'shared-auth/async';
 import { CodeField } from './CodeField.js';
-import { canVerifyStepUpCode, INVALID_CODE_MESSAGES, normaliseStepUpCode } from '../model/codes.js';
+import { canVerifyStepUpCode, normaliseStepUpCode, verifyFailureMessage } from '../model/codes.js';
 
 interface CodeFormProps {
   factor: 'googleAuth' | 'email';
-  /** Sends the code to the server; rejects when it is refused. */
-  verify: (code: string) => Promise<void>;
+  /** The code field's id: the screens move the focus to it. */
+  codeId: string;
+  /** Sends the code to the server; rejects when it is refused. The signal ends it if the screen goes away. */
+  verify: (signal: AbortSignal, code: string) => Promise<void>;
   onVerified: () => void;
   onCancel: () => void;
   children?: ReactNode;
 }
 
-/** 'Enter authentication code', Cancel and Verify; a wrong code shows inline and the wait dialog closes. */
-export function CodeForm({ factor, verify, onVerified, onCancel, children }: CodeFormProps) {
-  const id = useId();
+/**
+ * 'Enter authentication code', Cancel and Verify. Any ok answer means verified (spec section 7); a wrong code shows
+ * the spec's text inline, any other failure says the code could not be checked; the wait dialog closes either way.
+ */
+export function CodeForm({ factor, codeId, verify, onVerified, onCancel, children }: CodeFormProps) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
-  const [verifying, setVerifying] = useState(false);
+  const verifying = useCall(verify);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!canVerifyStepUpCode(factor, code) || verifying) return;
-    setVerifying(true);
+    if (!canVerifyStepUpCode(factor, code) || verifying.status === 'pending') return;
     setError(undefined);
-    try {
-      await verify(normaliseStepUpCode(factor, code));
-    } catch (failure) {
-      setVerifying(false);
-      // Too many wrong codes: the server's message says how long to wait.
-      setError(
-        isApiError(failure) && failure.status === 429 ? failure.message : INVALID_CODE_MESSAGES[factor],
-      );
-      return;
-    }
-    setVerifying(false);
-    onVerified();
+    const outcome = await verifying.run(normaliseStepUpCode(factor, code));
+    if (outcome.status === 'success') onVerified();
+    else if (outcome.status === 'error') setError(verifyFailureMessage(factor, outcome.failure));
   }
 
   return (
@@ -44,7 +38,7 @@ export function CodeForm({ factor, verify, onVerified, onCancel, children }: Cod
       {children}
       <div style={{ marginTop: 8 }}>
         <CodeField
-          id={`${id}-code`}
+          id={codeId}
           label="Enter authentication code"
           code={code}
           onChange={setCode}
@@ -58,7 +52,7 @@ export function CodeForm({ factor, verify, onVerified, onCancel, children }: Cod
         </Button>
       </Flex>
       <WaitDialog
-        open={verifying}
+        open={verifying.status === 'pending'}
         title="Verifying"
         description="Please wait a moment while we verify your code"
       />

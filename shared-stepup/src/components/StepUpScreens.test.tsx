@@ -1,14 +1,21 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
-import { AuthProvider, type ChallengeResponse, type PortalAuth } from 'shared-auth';
+import {
+  ApiError,
+  AuthProvider,
+  INVALID_CODE_ERROR,
+  type ChallengeResponse,
+  type PortalAuth,
+} from 'shared-auth';
 import { PortalThemeProvider } from 'shared-ui';
-import { verifyStepUp } from '../api/stepUpApi.js';
+import { sendEmailChallenge, verifyStepUp } from '../api/stepUpApi.js';
 import { stepUpStorageKey } from '../model/stepUpStorage.js';
 import { StepUpScreens } from './StepUpScreens.js';
 
 jest.mock('../api/stepUpApi.js');
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 const verifyMock = jest.mocked(verifyStepUp);
+const sendMock = jest.mocked(sendEmailChallenge);
 
 const BOTH: ChallengeResponse['activeFactorsData'] = {
   googleAuth: {},
@@ -28,11 +35,15 @@ function auth(sub: string, email: string): PortalAuth {
 const ALICE = auth('00u1alice', 'alice@example.com');
 const BOB = auth('00u2bob', 'bob@example.com');
 
-function screens(who: PortalAuth, onVerified = jest.fn()) {
+function screens(
+  who: PortalAuth,
+  onVerified = jest.fn(),
+  { factors = BOTH, onRetry = jest.fn() }: { factors?: typeof BOTH; onRetry?: () => void } = {},
+) {
   return (
     <PortalThemeProvider>
       <AuthProvider value={who}>
-        <StepUpScreens activeFactorsData={BOTH} onVerified={onVerified} />
+        <StepUpScreens activeFactorsData={factors} onVerified={onVerified} onRetry={onRetry} />
       </AuthProvider>
     </PortalThemeProvider>
   );
@@ -41,7 +52,17 @@ function screens(who: PortalAuth, onVerified = jest.fn()) {
 const gaHeading = () =>
   screen.queryByRole('heading', { name: 'Please check your code on Google Authenticator' });
 
-beforeEach(() => localStorage.clear());
+function storeScreen(state: string) {
+  localStorage.setItem(
+    stepUpStorageKey(ALICE.user.sub),
+    JSON.stringify({ value: state, expiry: Date.now() + 60_000 }),
+  );
+}
+
+beforeEach(() => {
+  jest.resetAllMocks();
+  localStorage.clear();
+});
 
 describe('StepUpScreens', () => {
   it("resumes the user's own stored screen", async () => {
@@ -92,5 +113,149 @@ describe('StepUpScreens', () => {
       signal: expect.any(AbortSignal),
     });
     expect(localStorage.getItem(stepUpStorageKey(ALICE.user.sub))).toBeNull();
+  });
+});
+
+describe('StepUpScreens: what a failed verify says', () => {
+  it.each([
+    ['a wrong code', new ApiError(INVALID_CODE_ERROR, 400), 'Invalid verification code'],
+    [
+      'a wrong code (by its code)',
+      new ApiError('Wrong code', 400, 'invalid_code'),
+      'Invalid verification code',
+    ],
+    [
+      'too many tries',
+      new ApiError('Too many wrong codes. For your security, try again in 15 minutes.', 429),
+      'Too many wrong codes. For your security, try again in 15 minutes.',
+    ],
+    [
+      'no answer',
+      new ApiError('The account service could not be reached', 0),
+      'The code could not be checked: no answer from the account service. Try again.',
+    ],
+    [
+      'a 5xx',
+      new ApiError('The account service answered 502', 502),
+      'The code could not be checked: the account service had a problem. Try again in a moment.',
+    ],
+    [
+      'a 403',
+      new ApiError('Federated users cannot do this.', 403),
+      'The code could not be checked: Federated users cannot do this.',
+    ],
+  ])('%s', async (_case, error, message) => {
+    verifyMock.mockRejectedValue(error);
+    storeScreen('GA_VERIFY');
+    render(screens(ALICE));
+    await userEvent.type(screen.getByLabelText('Enter authentication code'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.queryByRole('dialog', { name: 'Verifying' })).not.toBeInTheDocument();
+  });
+
+  it("the email screen's wrong code has its own text", async () => {
+    verifyMock.mockRejectedValue(new ApiError(INVALID_CODE_ERROR, 400));
+    storeScreen('EMAIL_VERIFY');
+    render(screens(ALICE));
+    await userEvent.type(screen.getByLabelText('Enter authentication code'), ' 123456 ');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid authentication code');
+  });
+});
+
+describe('StepUpScreens: focus', () => {
+  it('each new screen takes the focus: its heading, or the code field', async () => {
+    render(screens(ALICE));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    const selection = await screen.findByRole('heading', {
+      name: 'Select a verification method to continue',
+    });
+    await waitFor(() => expect(selection).toHaveFocus());
+
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Google Authenticator' }));
+    expect(screen.getByLabelText('Enter authentication code')).toHaveFocus();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('heading', { name: 'Select a verification method to continue' })).toHaveFocus();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Email' }));
+    expect(screen.getByRole('heading', { name: 'Verify with Email' })).toHaveFocus();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByRole('heading', { name: 'Verify to continue' })).toHaveFocus();
+  });
+
+  it('does not take the focus for the first screen', () => {
+    render(screens(ALICE));
+    expect(screen.getByRole('heading', { name: 'Verify to continue' })).not.toHaveFocus();
+  });
+});
+
+describe('StepUpScreens: email code', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('sends, moves the focus to the code field, and offers Resend after 30 seconds', async () => {
+    jest.useFakeTimers();
+    sendMock.mockResolvedValue(undefined);
+    storeScreen('EMAIL_VERIFY');
+    render(screens(ALICE));
+    fireEvent.click(screen.getByRole('button', { name: 'Send authentication code' }));
+    expect(
+      await screen.findByRole('button', { name: 'Authentication code sent to a....e@example.com' }),
+    ).toBeDisabled();
+    expect(screen.getByLabelText('Enter authentication code')).toHaveFocus();
+    expect(screen.getByRole('button', { name: 'Resend (30s)' })).toBeDisabled();
+
+    act(() => jest.advanceTimersByTime(29_000));
+    expect(screen.getByRole('button', { name: 'Resend (1s)' })).toBeDisabled();
+    act(() => jest.advanceTimersByTime(1000));
+    const resend = screen.getByRole('button', { name: 'Resend Code' });
+    expect(resend).toBeEnabled();
+
+    fireEvent.click(resend);
+    expect(await screen.findByRole('button', { name: 'Resend (30s)' })).toBeDisabled();
+    expect(sendMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('a send refused as too soon says the wait and counts it down', async () => {
+    jest.useFakeTimers();
+    sendMock.mockRejectedValue(
+      Object.assign(
+        new ApiError(
+          'A code was sent less than 30 seconds ago. Wait 12 seconds before asking for another.',
+          429,
+        ),
+        { retryAfterSeconds: 12 },
+      ),
+    );
+    storeScreen('EMAIL_VERIFY');
+    render(screens(ALICE));
+    fireEvent.click(screen.getByRole('button', { name: 'Send authentication code' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Wait 12 seconds before asking for another.');
+    expect(screen.getByRole('button', { name: 'Send authentication code' })).toBeDisabled();
+    act(() => jest.advanceTimersByTime(12_000));
+    expect(screen.getByRole('button', { name: 'Send authentication code' })).toBeEnabled();
+  });
+});
+
+describe("StepUpScreens: 'Error' has a way out", () => {
+  it('Try again after a failed send returns to the start, which takes the focus', async () => {
+    sendMock.mockRejectedValue(new ApiError('The verification email could not be sent.', 502));
+    storeScreen('EMAIL_VERIFY');
+    render(screens(ALICE));
+    await userEvent.click(screen.getByRole('button', { name: 'Send authentication code' }));
+    expect(await screen.findByText('Error')).toHaveFocus();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(screen.getByRole('heading', { name: 'Verify to continue' })).toHaveFocus();
+  });
+
+  it('Try again without factors asks the page to check again', async () => {
+    const onRetry = jest.fn();
+    render(screens(ALICE, jest.fn(), { factors: {}, onRetry }));
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,13 +1,13 @@
-import { useEffect, useMemo, useReducer } from 'react';
+import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { Button, Flex, Typography, WaitDialog } from 'shared-ui';
 import { useApiClient, useAuth, type ActiveFactorsData } from 'shared-auth';
 import { sendEmailChallenge, verifyStepUp } from '../api/stepUpApi.js';
-import { useUnmountSignal } from '../hooks/useUnmountSignal.js';
 import {
   factorsOf,
   initialStepUpFlow,
   SELECTION_LOADING_MS,
   stepUpFlowReducer,
+  type StepUpFlowState,
 } from '../model/stepUpFlow.js';
 import { clearStepUpState, loadStepUpState, saveStepUpState } from '../model/stepUpStorage.js';
 import { CodeForm } from './CodeForm.js';
@@ -17,9 +17,33 @@ export interface StepUpScreensProps {
   activeFactorsData: ActiveFactorsData;
   /** A code was accepted: the page moves on (the Security page to NO_CHALLENGE, the Password page saves). */
   onVerified: () => void;
+  /**
+   * 'Try again' on the 'Error' screen when there is no factor to start from (the challenge could not be loaded):
+   * the page loads the challenge again. With factors, the screens go back to START themselves.
+   */
+  onRetry: () => void;
 }
 
 const titleStyle = { fontSize: 22 };
+
+/** Where each screen puts the focus when the flow arrives at it: its heading, or the code field to type in. */
+const IDS = {
+  start: 'stepup-start-title',
+  select: 'stepup-select-title',
+  ga: 'stepup-ga-title',
+  gaCode: 'stepup-ga-code',
+  email: 'stepup-email-title',
+  emailCode: 'stepup-email-code',
+  error: 'stepup-error',
+} as const;
+const FOCUS_OF: Record<StepUpFlowState, string> = {
+  START: IDS.start,
+  FACTOR_SELECTION: IDS.select,
+  GA_VERIFY: IDS.gaCode,
+  EMAIL_VERIFY: IDS.email,
+  SMS_VERIFY: IDS.error,
+  CHALLENGE_ERROR: IDS.error,
+};
 
 /**
  * The step-up screens (spec section 2) over the flow reducer. The flow state is kept for 5 minutes under the
@@ -31,9 +55,8 @@ export function StepUpScreens(props: StepUpScreensProps) {
   return <Screens key={user.sub} sub={user.sub} {...props} />;
 }
 
-function Screens({ sub, activeFactorsData, onVerified }: StepUpScreensProps & { sub: string }) {
+function Screens({ sub, activeFactorsData, onVerified, onRetry }: StepUpScreensProps & { sub: string }) {
   const client = useApiClient();
-  const signal = useUnmountSignal();
   const factors = useMemo(() => factorsOf(activeFactorsData), [activeFactorsData]);
   const [flow, dispatch] = useReducer(stepUpFlowReducer, factors, (list) =>
     initialStepUpFlow(list, loadStepUpState(sub)),
@@ -47,18 +70,28 @@ function Screens({ sub, activeFactorsData, onVerified }: StepUpScreensProps & { 
     return () => clearTimeout(timer);
   }, [flow.selectionLoading]);
 
+  // Each new screen takes the focus, as the profile and password pages do: the button that was pressed is gone.
+  // Not on the first screen: the page (or the dialog) that shows the screens places the focus then.
+  const shown = useRef(flow.state);
+  useEffect(() => {
+    if (shown.current === flow.state) return;
+    shown.current = flow.state;
+    document.getElementById(FOCUS_OF[flow.state])?.focus();
+  }, [flow.state]);
+
   const verified = () => {
     clearStepUpState(sub);
     onVerified();
   };
   const cancel = () => dispatch({ type: 'CANCEL' });
+  const retry = () => (factors.length > 0 ? dispatch({ type: 'RETRY' }) : onRetry());
 
   let screen;
   switch (flow.state) {
     case 'START':
       screen = (
-        <section aria-labelledby="stepup-start-title">
-          <Typography.Title level={2} id="stepup-start-title" style={titleStyle}>
+        <section aria-labelledby={IDS.start}>
+          <Typography.Title level={2} id={IDS.start} tabIndex={-1} style={titleStyle}>
             Verify to continue
           </Typography.Title>
           <p>You will access security information after verification.</p>
@@ -70,8 +103,8 @@ function Screens({ sub, activeFactorsData, onVerified }: StepUpScreensProps & { 
       break;
     case 'FACTOR_SELECTION':
       screen = (
-        <section aria-labelledby="stepup-select-title">
-          <Typography.Title level={2} id="stepup-select-title" style={titleStyle}>
+        <section aria-labelledby={IDS.select}>
+          <Typography.Title level={2} id={IDS.select} tabIndex={-1} style={titleStyle}>
             Select a verification method to continue
           </Typography.Title>
           <Flex vertical gap={12} style={{ maxWidth: 360 }}>
@@ -96,13 +129,14 @@ function Screens({ sub, activeFactorsData, onVerified }: StepUpScreensProps & { 
       break;
     case 'GA_VERIFY':
       screen = (
-        <section aria-labelledby="stepup-ga-title">
-          <Typography.Title level={2} id="stepup-ga-title" style={titleStyle}>
+        <section aria-labelledby={IDS.ga}>
+          <Typography.Title level={2} id={IDS.ga} tabIndex={-1} style={titleStyle}>
             Please check your code on Google Authenticator
           </Typography.Title>
           <CodeForm
             factor="googleAuth"
-            verify={(code) => verifyStepUp(client, sub, 'google-auth', code, { signal: signal() })}
+            codeId={IDS.gaCode}
+            verify={(signal, code) => verifyStepUp(client, sub, 'google-auth', code, { signal })}
             onVerified={verified}
             onCancel={cancel}
           />
@@ -113,8 +147,10 @@ function Screens({ sub, activeFactorsData, onVerified }: StepUpScreensProps & { 
       screen = (
         <EmailVerify
           maskedEmail={activeFactorsData.email?.maskedEmail ?? ''}
-          send={() => sendEmailChallenge(client, sub, { signal: signal() })}
-          verify={(code) => verifyStepUp(client, sub, 'email', code, { signal: signal() })}
+          titleId={IDS.email}
+          codeId={IDS.emailCode}
+          send={(signal) => sendEmailChallenge(client, sub, { signal })}
+          verify={(signal, code) => verifyStepUp(client, sub, 'email', code, { signal })}
           onVerified={verified}
           onCancel={cancel}
           onSendFailed={() => dispatch({ type: 'EMAIL_SEND_FAILED' })}
@@ -122,8 +158,15 @@ function Screens({ sub, activeFactorsData, onVerified }: StepUpScreensProps & { 
       );
       break;
     default:
-      // SMS_VERIFY (no SMS factor here) and CHALLENGE_ERROR.
-      screen = <p>Error</p>;
+      // SMS_VERIFY (no SMS factor here) and CHALLENGE_ERROR: the spec's plain 'Error', and a way out of it.
+      screen = (
+        <div>
+          <p id={IDS.error} tabIndex={-1}>
+            Error
+          </p>
+          <Button onClick={retry}>Try again</Button>
+        </div>
+      );
   }
 
   return (

@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useApiClient, useAuth, type ChallengeResponse } from 'shared-auth';
+import { useCall } from 'shared-auth/async';
 import { getChallenge } from '../api/stepUpApi.js';
 
 /** What a page's reducer is told about the step-up check. */
@@ -16,17 +17,18 @@ export type ChallengeCheckAction =
 export function useChallengeCheck(checking: boolean, dispatch: (action: ChallengeCheckAction) => void): void {
   const { user } = useAuth();
   const client = useApiClient();
+  const { run, abort } = useCall(
+    useCallback((signal: AbortSignal) => getChallenge(client, user.sub, { signal }), [client, user.sub]),
+  );
   useEffect(() => {
     if (!checking) return undefined;
-    const controller = new AbortController();
-    getChallenge(client, user.sub, { signal: controller.signal }).then(
-      (response) => dispatch({ type: 'CHALLENGE_LOADED', response }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        console.warn('The step-up check failed:', error);
+    void run().then((outcome) => {
+      if (outcome.status === 'success') dispatch({ type: 'CHALLENGE_LOADED', response: outcome.data });
+      else if (outcome.status === 'error') {
+        console.warn('The step-up check failed:', outcome.error);
         dispatch({ type: 'CHALLENGE_FAILED' });
-      },
-    );
-    return () => controller.abort();
-  }, [checking, client, user.sub, dispatch]);
+      }
+    });
+    return abort;
+  }, [checking, run, abort, dispatch]);
 }

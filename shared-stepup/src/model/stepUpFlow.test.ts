@@ -94,12 +94,26 @@ describe('step-up flow: transitions', () => {
     expect(stepUpFlowReducer(ga, { type: 'EMAIL_SEND_FAILED' })).toBe(ga);
   });
 
-  it('CHALLENGE_ERROR is final', () => {
+  it('CHALLENGE_ERROR leaves only by Try again', () => {
     const error = flow('CHALLENGE_ERROR');
     for (const action of [{ type: 'VERIFY' }, { type: 'BACK' }, { type: 'CANCEL' }] as const) {
       expect(stepUpFlowReducer(error, action)).toBe(error);
     }
   });
+
+  it('CHALLENGE_ERROR + Try again returns to START; without factors it stays (the page checks again)', () => {
+    expect(stepUpFlowReducer(flow('CHALLENGE_ERROR'), { type: 'RETRY' })).toEqual(flow('START'));
+    const none = flow('CHALLENGE_ERROR', []);
+    expect(stepUpFlowReducer(none, { type: 'RETRY' })).toBe(none);
+  });
+
+  it.each(['START', 'FACTOR_SELECTION', 'GA_VERIFY', 'EMAIL_VERIFY'] as const)(
+    'Try again does nothing in %s',
+    (state) => {
+      const current = flow(state);
+      expect(stepUpFlowReducer(current, { type: 'RETRY' })).toBe(current);
+    },
+  );
 
   it('ignores actions that do not apply', () => {
     const start = flow('START');

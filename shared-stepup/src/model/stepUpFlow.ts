@@ -31,7 +31,9 @@ export type StepUpFlowAction =
   | { type: 'SELECT'; factor: StepUpFactorType }
   | { type: 'BACK' }
   | { type: 'CANCEL' }
-  | { type: 'EMAIL_SEND_FAILED' };
+  | { type: 'EMAIL_SEND_FAILED' }
+  /** 'Try again' on the error screen: back to the start (with factors; without, the page checks again). */
+  | { type: 'RETRY' };
 
 /** The loading dialog before the factor selection (spec section 9). */
 export const SELECTION_LOADING_MS = 500;
@@ -92,6 +94,6 @@ export function stepUpFlowReducer(flow: StepUpFlow, action: StepUpFlowAction): S
         return at(flow, 'CHALLENGE_ERROR');
       return flow;
     case 'CHALLENGE_ERROR':
-      return flow;
+      return action.type === 'RETRY' && flow.factors.length > 0 ? at(flow, 'START') : flow;
   }
 }
