@@ -8,5 +8,5 @@ export {
   type ApiClient,
   type ApiClientOptions,
 } from './api-client.js';
-export { userFromClaims } from './claims.js';
+export * from './session/index.js';
 export * from './contract/index.js';

@@ -23,14 +23,17 @@ function fakeAuth() {
       getTokensSync: () => ({ idToken: { claims }, accessToken: { accessToken: 'at-1' } }),
       on: (_event: string, listener: (key: string) => void) => listeners.add(listener),
       off: (_event: string, listener: (key: string) => void) => listeners.delete(listener),
-      renew: jest.fn(async () => {
-        claims = { ...claims, name: 'Tess Renamed' };
+      setTokens: (tokens: { idToken: { claims: Record<string, unknown> } }) => {
+        claims = tokens.idToken.claims;
         listeners.forEach((listener) => listener('idToken'));
-      }),
+      },
+    },
+    token: {
+      renewTokens: jest.fn(async () => ({ idToken: { claims: { ...claims, name: 'Tess Renamed' } } })),
     },
     signOut: jest.fn(async () => true),
   };
-  return auth as unknown as HarnessAuth & { tokenManager: { renew: jest.Mock }; signOut: jest.Mock };
+  return auth as unknown as HarnessAuth & { signOut: jest.Mock };
 }
 
 describe('HarnessPage', () => {
@@ -96,5 +99,30 @@ describe('HarnessPage', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(auth.signOut).toHaveBeenCalled();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says so when Sign out cannot reach the identity provider, and lets the user try again', async () => {
+    const auth = fakeAuth();
+    auth.signOut.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(
+      <PortalThemeProvider>
+        <HarnessPage
+          remote="remote-test"
+          mount={() => () => undefined}
+          auth={auth}
+          apiBaseUrl=""
+          flagBaseUrl=""
+        />
+      </PortalThemeProvider>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Logout failed: the sign-in service could not be reached. Please try again.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    expect(auth.signOut).toHaveBeenCalledTimes(2);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,14 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { RemoteMount, RemoteMountUserClaims } from 'shared-auth';
-import { Button, Flex, Layout, Tag, Typography } from 'shared-ui';
-import { signOut, type HarnessAuth } from './signIn.js';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  accessTokenGetterOf,
+  createSignOut,
+  mountClaimsOf,
+  renewUserClaims,
+  userFromClaims,
+  type RemoteMount,
+} from 'shared-auth';
+import { Alert, Button, Flex, Layout, Tag, Typography } from 'shared-ui';
+import type { HarnessAuth } from './signIn.js';
 
 export interface HarnessPageProps {
   /** The remote's name, e.g. remote-profile. */
@@ -12,18 +19,7 @@ export interface HarnessPageProps {
   flagBaseUrl: string;
 }
 
-function claimsOf(auth: HarnessAuth): RemoteMountUserClaims {
-  const claims: Record<string, unknown> = { ...auth.tokenManager.getTokensSync().idToken?.claims };
-  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
-  return {
-    sub: text(claims.sub) ?? '',
-    email: text(claims.email) ?? '',
-    given_name: text(claims.given_name),
-    family_name: text(claims.family_name),
-    name: text(claims.name),
-    country: text(claims.country),
-  };
-}
+const claimsOf = (auth: HarnessAuth) => ({ ...auth.tokenManager.getTokensSync().idToken?.claims });
 
 /**
  * The remote alone: who is signed in, a Sign out button, and the page rendered through the remote's own
@@ -32,9 +28,10 @@ function claimsOf(auth: HarnessAuth): RemoteMountUserClaims {
 export function HarnessPage({ remote, mount, auth, apiBaseUrl, flagBaseUrl }: HarnessPageProps) {
   const [claims, setClaims] = useState(() => claimsOf(auth));
   const [signingOut, setSigningOut] = useState(false);
+  const [signOutError, setSignOutError] = useState<string>();
   const container = useRef<HTMLDivElement>(null);
   // The page is mounted once, for the user who signed in; later renewals only refresh the header.
-  const [mountedClaims] = useState(claims);
+  const [mountedClaims] = useState(() => mountClaimsOf(claims));
 
   useEffect(() => {
     const renewed = (key: string) => key === 'idToken' && setClaims(claimsOf(auth));
@@ -42,13 +39,14 @@ export function HarnessPage({ remote, mount, auth, apiBaseUrl, flagBaseUrl }: Ha
     return () => auth.tokenManager.off('renewed', renewed);
   }, [auth]);
 
-  const getAccessToken = useCallback(
-    () => auth.tokenManager.getTokensSync().accessToken?.accessToken,
+  const { getAccessToken, refreshUser, signOut } = useMemo(
+    () => ({
+      getAccessToken: accessTokenGetterOf(auth),
+      refreshUser: () => renewUserClaims(auth),
+      signOut: createSignOut(auth),
+    }),
     [auth],
   );
-  const refreshUser = useCallback(async () => {
-    await auth.tokenManager.renew('idToken');
-  }, [auth]);
 
   useEffect(() => {
     if (!container.current) return;
@@ -61,8 +59,7 @@ export function HarnessPage({ remote, mount, auth, apiBaseUrl, flagBaseUrl }: Ha
     });
   }, [mount, getAccessToken, mountedClaims, apiBaseUrl, flagBaseUrl, refreshUser]);
 
-  const name =
-    claims.name || [claims.given_name, claims.family_name].filter(Boolean).join(' ') || claims.email;
+  const user = userFromClaims(claims);
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Header style={{ background: '#fff', borderBottom: '1px solid #f0f0f0', paddingInline: 24 }}>
@@ -73,14 +70,16 @@ export function HarnessPage({ remote, mount, auth, apiBaseUrl, flagBaseUrl }: Ha
           </Flex>
           <Flex align="center" gap={12}>
             <Typography.Text>
-              Signed in as <strong>{name}</strong>
+              Signed in as <strong>{user.name || user.email}</strong>
             </Typography.Text>
             <Button
               loading={signingOut}
               onClick={() => {
                 setSigningOut(true);
-                signOut(auth).catch((error: unknown) => {
+                setSignOutError(undefined);
+                signOut().catch((error: unknown) => {
                   console.error('Sign out failed:', error);
+                  setSignOutError(error instanceof Error ? error.message : String(error));
                   setSigningOut(false);
                 });
               }}
@@ -91,6 +90,9 @@ export function HarnessPage({ remote, mount, auth, apiBaseUrl, flagBaseUrl }: Ha
         </Flex>
       </Layout.Header>
       <Layout.Content style={{ padding: 24 }}>
+        {signOutError ? (
+          <Alert type="error" showIcon title={signOutError} style={{ marginBottom: 24 }} />
+        ) : null}
         <div ref={container} />
       </Layout.Content>
     </Layout>

@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { RemoteMount } from 'shared-auth';
+import { fetchSettings, flagBaseUrlOf, type RemoteMount } from 'shared-auth';
 import { Alert, PortalThemeProvider, Spin } from 'shared-ui';
+import { apiBaseUrlOf } from './apiBaseUrl.js';
 import { HarnessPage } from './HarnessPage.js';
-import { apiBaseUrlOf, fetchSettings } from './settings.js';
 import { createHarnessAuth, ensureSignedIn } from './signIn.js';
 
+export { apiBaseUrlOf } from './apiBaseUrl.js';
 export { HarnessPage, type HarnessPageProps } from './HarnessPage.js';
-export { apiBaseUrlOf, fetchSettings } from './settings.js';
-export { createHarnessAuth, ensureSignedIn, signOut, type HarnessAuth } from './signIn.js';
+export { createHarnessAuth, ensureSignedIn, type HarnessAuth } from './signIn.js';
 
 function Message({ title }: { title: string }) {
   return (
@@ -53,10 +53,7 @@ export async function startStandaloneHarness({
     console.error('Sign-in failed:', error);
     return show(<Message title={`Error: ${error instanceof Error ? error.message : String(error)}`} />);
   }
-  // Flag images are served next to the API unless the settings name another host.
-  const flagBaseUrl = /^https?:\/\//.test(settings.FlagBaseUrl)
-    ? settings.FlagBaseUrl
-    : `${apiBaseUrl}${settings.FlagBaseUrl}`;
+  const flagBaseUrl = flagBaseUrlOf(settings, apiBaseUrl);
   show(
     <HarnessPage
       remote={remote}

@@ -1,4 +1,4 @@
-import { ensureSignedIn, signOut, type HarnessAuth } from './signIn.js';
+import { createHarnessAuth, ensureSignedIn, type HarnessAuth } from './signIn.js';
 
 function fakeAuth(authenticated: boolean) {
   const tokens = { idToken: { idToken: 'id' }, accessToken: { accessToken: 'at' }, refreshToken: undefined };
@@ -43,16 +43,23 @@ describe('ensureSignedIn', () => {
   });
 });
 
-describe('signOut', () => {
-  it('clears local storage, then signs out of the provider with the tokens it had', async () => {
-    const auth = fakeAuth(true);
-    window.localStorage.setItem('stepUp', '{}');
-    await signOut(auth);
-    expect(window.localStorage.length).toBe(0);
-    expect(auth.signOut).toHaveBeenCalledWith({
-      idToken: { idToken: 'id' },
-      accessToken: { accessToken: 'at' },
-      refreshToken: undefined,
+describe('createHarnessAuth', () => {
+  it("signs in with the portal's client, coming back to the remote's own origin", () => {
+    const settings = {
+      Domain: 'http://localhost:3000',
+      ClientId: 'account-portal',
+      HeaderLinks: {},
+      FooterLinks: { sections: {}, policies: {} },
+      SocialLinks: {},
+      FlagBaseUrl: '/flags/4x3',
+    };
+    const { options } = createHarnessAuth(settings, 'http://localhost:3003');
+    expect(options).toMatchObject({
+      issuer: 'http://localhost:3000/oauth2/default',
+      clientId: 'account-portal',
+      redirectUri: 'http://localhost:3003/login/callback',
+      postLogoutRedirectUri: 'http://localhost:3003/',
+      pkce: true,
     });
   });
 });

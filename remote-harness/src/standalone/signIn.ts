@@ -1,9 +1,5 @@
 import { OktaAuth } from '@okta/okta-auth-js/core';
-import { issuerOf, type Settings } from 'shared-auth';
-
-/** The scopes the portal asks for (spec section 3). */
-export const SCOPES = ['openid', 'profile', 'email', 'phone'];
-export const CALLBACK_PATH = '/login/callback';
+import { CALLBACK_PATH, oidcOptions, type Settings } from 'shared-auth';
 
 /**
  * The harness signs in exactly as the shell does (same provider, same client, redirect with PKCE), from its own
@@ -11,13 +7,7 @@ export const CALLBACK_PATH = '/login/callback';
  */
 export function createHarnessAuth(settings: Settings, origin: string): OktaAuth {
   return new OktaAuth({
-    issuer: issuerOf(settings),
-    clientId: settings.ClientId,
-    redirectUri: `${origin}${CALLBACK_PATH}`,
-    postLogoutRedirectUri: `${origin}/`,
-    scopes: SCOPES,
-    pkce: true,
-    cookies: { secure: origin.startsWith('https:') },
+    ...oidcOptions(settings, origin),
     // Back from the provider: put the original address in place without reloading the page.
     restoreOriginalUri: async (_auth, originalUri) => {
       const url = new URL(originalUri || '/', origin);
@@ -26,10 +16,16 @@ export function createHarnessAuth(settings: Settings, origin: string): OktaAuth 
   });
 }
 
-/** The part of OktaAuth the flow uses (a fake in tests). */
+/** The part of OktaAuth the harness uses (a fake in tests). */
 export type HarnessAuth = Pick<
   OktaAuth,
-  'isAuthenticated' | 'handleLoginRedirect' | 'signInWithRedirect' | 'start' | 'tokenManager' | 'signOut'
+  | 'isAuthenticated'
+  | 'handleLoginRedirect'
+  | 'signInWithRedirect'
+  | 'start'
+  | 'tokenManager'
+  | 'token'
+  | 'signOut'
 >;
 
 export type SignInResult = { status: 'signed-in' } | { status: 'redirecting' };
@@ -45,11 +41,4 @@ export async function ensureSignedIn(auth: HarnessAuth, location: Location): Pro
   // Renews tokens before they expire (refresh tokens), as okta-react does for the shell.
   await auth.start();
   return { status: 'signed-in' };
-}
-
-/** Sign out as the portal does (spec section 2): clear local storage, then end the provider's session. */
-export async function signOut(auth: HarnessAuth): Promise<void> {
-  const { idToken, accessToken, refreshToken } = auth.tokenManager.getTokensSync();
-  window.localStorage.clear();
-  await auth.signOut({ idToken, accessToken, refreshToken });
 }

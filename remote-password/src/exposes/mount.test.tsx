@@ -1,7 +1,7 @@
-import { describeMountEntry } from 'remote-harness/testing';
+import { describeMountEntry } from 'mount-runtime/testing';
 import { mount } from './mount.js';
 
-// The ./mount entry renders this remote's real page; remote-harness tests the options and the lifecycle.
+// The ./mount entry renders this remote's real page; mount-runtime tests the options and the lifecycle.
 describeMountEntry({
   mount,
   pageHeading: 'Password',

@@ -5,10 +5,7 @@ import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-eve
 import { useApiClient, useAuth, type RemoteMountOptions } from 'shared-auth';
 import { App, Button } from 'shared-ui';
 import { createRemoteMount } from './createRemoteMount.js';
-import { getIsFederated } from './getIsFederated.js';
 
-jest.mock('./getIsFederated.js');
-const getIsFederatedMock = jest.mocked(getIsFederated);
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 
 /** A page that shows what it reads from shared-auth, like the real ones do. */
@@ -58,6 +55,35 @@ function options(overrides: Partial<RemoteMountOptions> = {}): RemoteMountOption
   };
 }
 
+/** An account API on a free port; `answer` handles each call (CORS is answered for it). */
+async function startApi(answer: (request: http.IncomingMessage, response: http.ServerResponse) => void) {
+  const calls: { method?: string; url?: string; authorization?: string }[] = [];
+  const api = http.createServer((request, response) => {
+    response.setHeader('Access-Control-Allow-Origin', '*');
+    response.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+    response.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate');
+    if (request.method === 'OPTIONS') return void response.writeHead(204).end();
+    calls.push({ method: request.method, url: request.url, authorization: request.headers.authorization });
+    answer(request, response);
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  apis.push(api);
+  return { apiBaseUrl: `http://127.0.0.1:${(api.address() as AddressInfo).port}`, calls };
+}
+
+const apis: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(
+    apis.splice(0).map((api) => {
+      api.closeAllConnections();
+      return new Promise<void>((resolve) => api.close(() => resolve()));
+    }),
+  );
+});
+
+const json = (response: http.ServerResponse, status: number, body: unknown) =>
+  response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+
 let element: HTMLElement;
 beforeEach(() => {
   element = document.createElement('div');
@@ -75,14 +101,15 @@ async function mountInto(target: HTMLElement, values: RemoteMountOptions) {
 
 describe('mount()', () => {
   it('renders the page into the element with the user, API and flags from the options', async () => {
-    const unmount = await mountInto(element, options());
+    const { apiBaseUrl, calls } = await startApi((_request, response) => json(response, 500, {}));
+    const unmount = await mountInto(element, options({ apiBaseUrl }));
     const page = within(element).getByRole('region', { name: 'Test page' });
     expect(within(page).getByRole('heading', { level: 1, name: 'Security' })).toBeInTheDocument();
     expect(page).toHaveTextContent('Tess Tester (tess@example.org, DE)');
     expect(page).toHaveTextContent('local');
-    expect(page).toHaveTextContent('API at http://localhost:3000');
-    expect(page).toHaveTextContent('Flags at http://localhost:3000/flags/4x3');
-    expect(getIsFederatedMock).not.toHaveBeenCalled();
+    expect(page).toHaveTextContent(`API at ${apiBaseUrl}`);
+    expect(page).toHaveTextContent(`Flags at ${apiBaseUrl}/flags/4x3`);
+    expect(calls).toEqual([]);
     act(() => unmount());
   });
 
@@ -97,11 +124,7 @@ describe('mount()', () => {
 
   it("tells the integrator's page when the API refuses the token (the session ended elsewhere)", async () => {
     // An account API whose answer is the one a session ended elsewhere gets.
-    const api = http.createServer((request, response) => {
-      response.setHeader('Access-Control-Allow-Origin', '*');
-      response.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
-      response.setHeader('Access-Control-Expose-Headers', 'WWW-Authenticate');
-      if (request.method === 'OPTIONS') return void response.writeHead(204).end();
+    const { apiBaseUrl } = await startApi((_request, response) => {
       response.writeHead(401, {
         'Content-Type': 'application/json',
         'WWW-Authenticate': 'Bearer error="invalid_token", error_description="session ended"',
@@ -110,35 +133,34 @@ describe('mount()', () => {
         JSON.stringify({ error: 'The sign-in session of this access token has ended; sign in again' }),
       );
     });
-    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-    try {
-      const onSessionEnded = jest.fn();
-      const apiBaseUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
-      const unmount = await mountInto(element, options({ apiBaseUrl, onSessionEnded }));
-      await userEvent.click(within(element).getByRole('button', { name: 'Call the API' }));
-      await waitFor(() => expect(onSessionEnded).toHaveBeenCalledTimes(1));
-      act(() => unmount());
-    } finally {
-      await new Promise<void>((resolve) => api.close(() => resolve()));
-    }
+    const onSessionEnded = jest.fn();
+    const unmount = await mountInto(element, options({ apiBaseUrl, onSessionEnded }));
+    await userEvent.click(within(element).getByRole('button', { name: 'Call the API' }));
+    await waitFor(() => expect(onSessionEnded).toHaveBeenCalledTimes(1));
+    act(() => unmount());
   });
 
   it('asks the API whether the user is federated when the option is left out', async () => {
-    getIsFederatedMock.mockResolvedValue(true);
-    const { isFederated: _omitted, ...rest } = options();
+    const { apiBaseUrl, calls } = await startApi((_request, response) =>
+      json(response, 200, { isFederated: true }),
+    );
+    const { isFederated: _omitted, ...rest } = options({ apiBaseUrl });
     const unmount = await mountInto(element, rest);
     expect(await within(element).findByText('federated')).toBeInTheDocument();
-    expect(getIsFederatedMock).toHaveBeenCalledWith(expect.anything(), '00u1');
+    expect(calls).toEqual([
+      { method: 'GET', url: '/api/profile/00u1/isfederated', authorization: 'Bearer access-token' },
+    ]);
     act(() => unmount());
   });
 
   it('counts a failed federated check as not federated, and shows a spinner until it answers', async () => {
-    let fail: (reason: Error) => void = () => undefined;
-    getIsFederatedMock.mockReturnValue(new Promise((_resolve, reject) => (fail = reject)));
-    const { isFederated: _omitted, ...rest } = options();
+    const held: http.ServerResponse[] = [];
+    const { apiBaseUrl } = await startApi((_request, response) => held.push(response));
+    const { isFederated: _omitted, ...rest } = options({ apiBaseUrl });
     const unmount = await mountInto(element, rest);
+    await waitFor(() => expect(held).toHaveLength(1));
     expect(within(element).getByLabelText('Loading Security')).toBeInTheDocument();
-    await act(async () => fail(new Error('offline')));
+    held.forEach((response) => json(response, 503, { error: 'down' }));
     expect(await within(element).findByText('local')).toBeInTheDocument();
     act(() => unmount());
   });

@@ -13,7 +13,7 @@ interface MountEntryExpectations {
 
 /**
  * The tests every remote's ./mount entry needs: it renders the remote's real page into the element and unmount
- * empties it; bad options throw naming the option. (remote-harness tests the options and the lifecycle in depth.)
+ * empties it; bad options throw naming the option. (mount-runtime tests the options and the lifecycle in depth.)
  */
 export function describeMountEntry({ mount, pageHeading, isFederated, shows }: MountEntryExpectations) {
   describe('./mount', () => {

@@ -2,23 +2,18 @@ import { useMemo, type ComponentType } from 'react';
 import { createBridgeComponent } from '@module-federation/bridge-react/v19';
 import {
   AuthProvider,
-  createApiClient,
-  userFromClaims,
-  type PortalAuth,
+  useSignedInSession,
   type RemoteMount,
   type RemoteMountOptions,
   type RemoteUnmount,
 } from 'shared-auth';
 import { PortalThemeProvider, Spin } from 'shared-ui';
 import { checkMountElement, checkMountOptions } from './options.js';
-import { useIsFederated } from './useIsFederated.js';
 
 /** What bridge-react hands the root component: the mount options, plus its own `basename` (and others). */
 export type MountedPageProps = RemoteMountOptions & { basename?: string; [prop: string]: unknown };
 
-const noRefresh = () => Promise.resolve();
-
-/** The page with what the shell would give it: the theme, antd's App context, and the auth every page reads. */
+/** The page with what the shell would give it: the theme, antd's App context, and the session every page reads. */
 function MountedPage({
   Page,
   label,
@@ -30,34 +25,22 @@ function MountedPage({
 }) {
   // A React host (bridge-react's createRemoteAppComponent) passes its own props too: check only ours.
   const options = useMemo(() => checkMountOptions(props, { strict: false }), [props]);
-  const { getAccessToken, apiBaseUrl, onSessionEnded } = options;
-  const user = useMemo(() => userFromClaims({ ...options.user }), [options.user]);
-  const client = useMemo(
-    () =>
-      createApiClient({ baseUrl: apiBaseUrl, getAccessToken, ...(onSessionEnded ? { onSessionEnded } : {}) }),
-    [apiBaseUrl, getAccessToken, onSessionEnded],
-  );
-  const isFederated = useIsFederated(client, user.sub, options.isFederated);
-  const auth = useMemo<PortalAuth | undefined>(
-    () =>
-      isFederated === undefined
-        ? undefined
-        : {
-            user,
-            isFederated,
-            getAccessToken,
-            apiBaseUrl,
-            flagBaseUrl: options.flagBaseUrl ?? `${apiBaseUrl}/flags/4x3`,
-            refreshUser: options.refreshUser ?? noRefresh,
-            ...(onSessionEnded ? { onSessionEnded } : {}),
-          },
-    [user, isFederated, getAccessToken, apiBaseUrl, options.flagBaseUrl, options.refreshUser, onSessionEnded],
-  );
+  const { apiBaseUrl } = options;
+  const claims = useMemo(() => ({ ...options.user }), [options.user]);
+  const session = useSignedInSession({
+    claims,
+    getAccessToken: options.getAccessToken,
+    apiBaseUrl,
+    flagBaseUrl: options.flagBaseUrl ?? `${apiBaseUrl}/flags/4x3`,
+    ...(options.refreshUser ? { refreshUser: options.refreshUser } : {}),
+    ...(options.onSessionEnded ? { onSessionEnded: options.onSessionEnded } : {}),
+    ...(options.isFederated !== undefined ? { isFederated: options.isFederated } : {}),
+  });
 
   return (
     <PortalThemeProvider>
-      {auth ? (
-        <AuthProvider value={auth}>
+      {session ? (
+        <AuthProvider value={session}>
           <Page />
         </AuthProvider>
       ) : (
@@ -79,7 +62,7 @@ export interface RemoteMountEntry {
 
 /**
  * The `./mount` entry of a remote. bridge-react does the React part (its own root per element, an error
- * boundary, `basename` passed through); this adds checked options, the theme and the auth context.
+ * boundary, `basename` passed through); this adds checked options, the theme and the signed-in session.
  */
 export function createRemoteMount(
   Page: ComponentType,

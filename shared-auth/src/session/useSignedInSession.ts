@@ -1,0 +1,58 @@
+import { useMemo } from 'react';
+import { createApiClient, type AccessTokenGetter } from '../api-client.js';
+import type { PortalAuth } from '../auth-context.js';
+import { userFromClaims, type IdTokenClaims } from './claims.js';
+import { useIsFederated } from './federated.js';
+
+export interface SessionSource {
+  /** The ID token's claims. */
+  claims: IdTokenClaims;
+  getAccessToken: AccessTokenGetter;
+  /** Base URL of the account API ('' for the page's origin). */
+  apiBaseUrl: string;
+  flagBaseUrl: string;
+  /** Renews the ID token after the user changed their claims; none: nothing to renew. */
+  refreshUser?: () => Promise<void>;
+  onSessionEnded?: () => void;
+  /** Known already (an integrator passed it); left out, the API is asked. */
+  isFederated?: boolean;
+}
+
+const noRefresh = () => Promise.resolve();
+
+/**
+ * The signed-in session every page reads (`AuthProvider`'s value), the same in the shell and in a mounted
+ * remote: the user from the claims, and the federated flag. Undefined until the flag is known.
+ */
+export function useSignedInSession({
+  claims,
+  getAccessToken,
+  apiBaseUrl,
+  flagBaseUrl,
+  refreshUser = noRefresh,
+  onSessionEnded,
+  isFederated: known,
+}: SessionSource): PortalAuth | undefined {
+  const user = useMemo(() => userFromClaims(claims), [claims]);
+  const client = useMemo(
+    () =>
+      createApiClient({ baseUrl: apiBaseUrl, getAccessToken, ...(onSessionEnded ? { onSessionEnded } : {}) }),
+    [apiBaseUrl, getAccessToken, onSessionEnded],
+  );
+  const isFederated = useIsFederated(client, user.sub, known);
+  return useMemo<PortalAuth | undefined>(
+    () =>
+      isFederated === undefined
+        ? undefined
+        : {
+            user,
+            isFederated,
+            getAccessToken,
+            apiBaseUrl,
+            flagBaseUrl,
+            refreshUser,
+            ...(onSessionEnded ? { onSessionEnded } : {}),
+          },
+    [user, isFederated, getAccessToken, apiBaseUrl, flagBaseUrl, refreshUser, onSessionEnded],
+  );
+}
