@@ -1,21 +1,23 @@
 import { useCallback, useMemo } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'shared-router';
 import { Security } from '@okta/okta-react';
-import { toRelativeUrl } from '@okta/okta-auth-js/core';
+import { OktaAuth, toRelativeUrl } from '@okta/okta-auth-js/core';
 import type { OktaAuth as FullOktaAuth } from '@okta/okta-auth-js';
 import { PageMessage } from '../components/PageMessage.js';
-import type { Settings } from 'shared-auth';
-import { createOktaAuth } from '../features/auth/oktaConfig.js';
+import { oidcOptions, type Settings } from 'shared-auth';
 import { RequireAuth } from '../features/auth/components/RequireAuth.js';
 import { LoginCallbackRoute } from '../features/auth/components/LoginCallbackRoute.js';
-import { PORTAL_PAGES } from '../features/remotes/pages.js';
+import { PORTAL_PAGES } from '../config/pages.js';
 import { RemotePage } from '../features/remotes/components/RemotePage.js';
 import { SignedInPortal } from './SignedInPortal.js';
 
 export function PortalRoutes({ settings }: { settings: Settings }) {
   const navigate = useNavigate();
   // okta-react's types name the full SDK; it only calls the core API (OAuth, tokens, auth state) that this is.
-  const oktaAuth = useMemo(() => createOktaAuth(settings) as unknown as FullOktaAuth, [settings]);
+  const oktaAuth = useMemo(
+    () => new OktaAuth(oidcOptions(settings, window.location.origin)) as unknown as FullOktaAuth,
+    [settings],
+  );
   const restoreOriginalUri = useCallback(
     async (_auth: FullOktaAuth, originalUri: string | undefined) => {
       // The sign-in return route shows the profile unless the visitor was headed elsewhere.

@@ -1,57 +1,68 @@
 import { useCallback, useMemo } from 'react';
 import { Outlet } from 'shared-router';
 import { useOktaAuth } from '@okta/okta-react';
-import { WaitDialog } from 'shared-ui';
-import { AuthProvider, createApiClient, userFromClaims, type PortalAuth, type Settings } from 'shared-auth';
-import { useIsFederated } from '../features/federated/hooks/useIsFederated.js';
+import { App, WaitDialog } from 'shared-ui';
+import {
+  accessTokenGetterOf,
+  AuthProvider,
+  createSignOut,
+  renewUserClaims,
+  useSignedInSession,
+  type Settings,
+} from 'shared-auth';
+import type { PortalPage } from '../config/pages.js';
 import { AppLayout } from '../features/layout/components/AppLayout.js';
-import { signOut } from '../features/auth/signOut.js';
-import { renewUserClaims } from '../features/auth/renewUserClaims.js';
+import { preloadPageModule } from '../features/remotes/api/remotesConfig.js';
 
-/** The signed-in portal: the federated gate, the auth every remote reads, and the layout. */
+// Start loading a page's remote as soon as the user shows interest in it.
+const preloadPage = (page: PortalPage) => preloadPageModule(page.remote);
+const NO_CLAIMS = {};
+
+/** The signed-in portal: the federated gate, the session every remote reads, and the layout. */
 export function SignedInPortal({ settings }: { settings: Settings }) {
   const { oktaAuth, authState } = useOktaAuth();
-  const claims = authState?.idToken?.claims;
-  const user = useMemo(() => userFromClaims(claims ?? {}), [claims]);
-  const getAccessToken = useCallback(() => oktaAuth.getAccessToken(), [oktaAuth]);
-  // The API refused the token: the session ended elsewhere (signed out, revoked, a password or 2-step change in
-  // another browser). Dropping the tokens sends the visitor to sign-in (RequireAuth) and back to this page.
-  const sessionEnded = useCallback(() => oktaAuth.tokenManager.clear(), [oktaAuth]);
-  const client = useMemo(
-    () => createApiClient({ baseUrl: '', getAccessToken, onSessionEnded: sessionEnded }),
-    [getAccessToken, sessionEnded],
+  const { notification } = App.useApp();
+  const claims = authState?.idToken?.claims ?? NO_CLAIMS;
+  const signedIn = useMemo(
+    () => ({
+      getAccessToken: accessTokenGetterOf(oktaAuth),
+      // Fresh ID-token claims carry what the user just saved, so a reload shows it too.
+      refreshUser: () => renewUserClaims(oktaAuth),
+      // The API refused the token: the session ended elsewhere (signed out, revoked, a password or 2-step change
+      // in another browser). Dropping the tokens sends the visitor to sign-in (RequireAuth) and back to this page.
+      onSessionEnded: () => oktaAuth.tokenManager.clear(),
+      signOut: createSignOut(oktaAuth),
+    }),
+    [oktaAuth],
   );
-  const isFederated = useIsFederated(client, user.sub);
+  const { signOut, ...source } = signedIn;
+  const session = useSignedInSession({
+    ...source,
+    claims,
+    apiBaseUrl: '',
+    flagBaseUrl: settings.FlagBaseUrl,
+  });
 
-  const refreshUser = useCallback(async () => {
-    // Fresh ID-token claims carry what the user just saved, so a reload shows it too.
-    await renewUserClaims(oktaAuth);
-  }, [oktaAuth]);
+  const logout = useCallback(() => {
+    signOut().catch((error: unknown) => {
+      console.error('Logout failed:', error);
+      notification.error({
+        key: 'logout',
+        title: error instanceof Error ? error.message : String(error),
+        duration: false,
+      });
+    });
+  }, [signOut, notification]);
 
-  const auth = useMemo<PortalAuth | undefined>(
-    () =>
-      isFederated === undefined
-        ? undefined
-        : {
-            user,
-            isFederated,
-            getAccessToken,
-            apiBaseUrl: '',
-            flagBaseUrl: settings.FlagBaseUrl,
-            refreshUser,
-            onSessionEnded: sessionEnded,
-          },
-    [user, isFederated, getAccessToken, settings.FlagBaseUrl, refreshUser, sessionEnded],
-  );
-
-  if (!auth) return <WaitDialog open title="Loading" />;
+  if (!session) return <WaitDialog open title="Loading" />;
   return (
-    <AuthProvider value={auth}>
+    <AuthProvider value={session}>
       <AppLayout
         settings={settings}
-        userName={user.name}
-        isFederated={auth.isFederated}
-        onLogout={() => void signOut(oktaAuth)}
+        userName={session.user.name}
+        isFederated={session.isFederated}
+        onLogout={logout}
+        onPageInterest={preloadPage}
       >
         <Outlet />
       </AppLayout>

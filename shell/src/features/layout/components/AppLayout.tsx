@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Layout } from 'shared-ui';
 import type { Settings } from 'shared-auth';
-import { visiblePages } from '../../remotes/pages.js';
+import { visiblePages, type PortalPage } from '../../../config/pages.js';
 import { TopBar } from './TopBar.js';
 import { SideNav } from './SideNav.js';
 import { PortalFooter } from './PortalFooter.js';
@@ -13,10 +13,19 @@ interface AppLayoutProps {
   userName: string;
   isFederated: boolean;
   onLogout: () => void;
+  /** A navigation link is hovered or focused. */
+  onPageInterest?: (page: PortalPage) => void;
   children: ReactNode;
 }
 
-export function AppLayout({ settings, userName, isFederated, onLogout, children }: AppLayoutProps) {
+export function AppLayout({
+  settings,
+  userName,
+  isFederated,
+  onLogout,
+  onPageInterest,
+  children,
+}: AppLayoutProps) {
   const pages = visiblePages(isFederated);
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -28,7 +37,7 @@ export function AppLayout({ settings, userName, isFederated, onLogout, children 
         mainContentId={MAIN_CONTENT_ID}
       />
       <Layout>
-        <SideNav pages={pages} />
+        <SideNav pages={pages} onPageInterest={onPageInterest} />
         <Layout.Content
           id={MAIN_CONTENT_ID}
           tabIndex={-1}

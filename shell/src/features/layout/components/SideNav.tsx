@@ -1,8 +1,13 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'shared-router';
 import { IdcardOutlined, Layout, LockOutlined, SafetyOutlined } from 'shared-ui';
-import type { PortalPage } from '../../remotes/pages.js';
-import { preloadPageModule } from '../../remotes/api/remotesConfig.js';
+import type { PortalPage } from '../../../config/pages.js';
+
+interface SideNavProps {
+  pages: readonly PortalPage[];
+  /** The user shows interest in a page (hover, focus): the portal starts loading its remote. */
+  onPageInterest?: (page: PortalPage) => void;
+}
 
 const ICONS: Record<string, ReactNode> = {
   '/profile': <IdcardOutlined aria-hidden />,
@@ -11,7 +16,7 @@ const ICONS: Record<string, ReactNode> = {
 };
 
 // Site navigation is a list of links (NavLink marks the current page with aria-current), not an ARIA menu.
-export function SideNav({ pages }: { pages: readonly PortalPage[] }) {
+export function SideNav({ pages, onPageInterest }: SideNavProps) {
   return (
     <Layout.Sider
       width={220}
@@ -26,9 +31,8 @@ export function SideNav({ pages }: { pages: readonly PortalPage[] }) {
             <li key={page.path}>
               <NavLink
                 to={page.path}
-                // Start loading the page's remote as soon as the user shows interest in it.
-                onMouseEnter={() => preloadPageModule(page.remote)}
-                onFocus={() => preloadPageModule(page.remote)}
+                onMouseEnter={() => onPageInterest?.(page)}
+                onFocus={() => onPageInterest?.(page)}
                 style={({ isActive }) => ({
                   display: 'flex',
                   alignItems: 'center',

@@ -10,7 +10,7 @@ import {
   UserOutlined,
   type MenuProps,
 } from 'shared-ui';
-import type { PortalPage } from '../../remotes/pages.js';
+import type { PortalPage } from '../../../config/pages.js';
 
 interface TopBarProps {
   headerLinks: Record<string, string>;

@@ -1,8 +1,8 @@
 import { registerRemotes, loadRemote } from '@module-federation/enhanced/runtime';
 import type { ComponentType } from 'react';
 import { remotesConfigSchema, type RemoteName, type RemotesConfig } from 'shared-auth';
-import { takeEarlyResponse } from '../../../app/startup.js';
-import { pageModuleRequest } from '../pages.js';
+import { takeEarlyResponse } from '../../../lib/earlyRequests.js';
+import { pageModuleRequest } from '../../../config/pages.js';
 
 /** The remotes' locations are deploy-time configuration, fetched at runtime from next to the shell. */
 export async function getRemotesConfig(

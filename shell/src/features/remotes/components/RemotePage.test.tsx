@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { PortalThemeProvider } from 'shared-ui';
 import type { RemotesConfig } from 'shared-auth';
 import { RemotesProvider } from '../hooks/useRemotes.js';
-import { PORTAL_PAGES } from '../pages.js';
+import { PORTAL_PAGES } from '../../../config/pages.js';
 import { RemotePage } from './RemotePage.js';
 
 jest.mock('../api/remotesConfig.js', () => ({

@@ -3,7 +3,7 @@ import { Spin } from 'shared-ui';
 import { PageMessage } from '../../../components/PageMessage.js';
 import { loadPageModule, type PageModule } from '../api/remotesConfig.js';
 import { useRemotes } from '../hooks/useRemotes.js';
-import type { PortalPage } from '../pages.js';
+import type { PortalPage } from '../../../config/pages.js';
 import { RemoteErrorBoundary } from './RemoteErrorBoundary.js';
 import { RemoteLoadFailed } from './RemoteLoadFailed.js';
 

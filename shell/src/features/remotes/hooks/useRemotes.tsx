@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import type { RemotesConfig } from 'shared-auth';
 import { useLocation } from 'shared-router';
 import { getRemotesConfig, preloadPageModule, registerPortalRemotes } from '../api/remotesConfig.js';
-import { PORTAL_PAGES } from '../pages.js';
+import { PORTAL_PAGES } from '../../../config/pages.js';
 
 export type RemotesState =
   | { status: 'loading' }

@@ -1,7 +1,6 @@
 import { render, screen } from '@testing-library/react';
-import type { Settings } from 'shared-auth';
+import { InvalidSettingsError, type Settings } from 'shared-auth';
 import { SettingsGate } from './SettingsGate.js';
-import { InvalidSettingsError } from '../api/getSettings.js';
 
 const settings: Settings = {
   Domain: 'http://localhost:3000',
@@ -42,5 +41,13 @@ describe('SettingsGate', () => {
     render(<SettingsGate load={load}>{() => <p>portal</p>}</SettingsGate>);
     expect(await screen.findByText('Not able to load settings')).toBeInTheDocument();
     expect(screen.getByText('Invalid setting Domain: Invalid URL')).toBeInTheDocument();
+  });
+
+  it('aborts the call when the portal goes before the settings arrive', async () => {
+    const load = jest.fn(({ signal }: { signal: AbortSignal }) => new Promise<Settings>(() => signal));
+    const view = render(<SettingsGate load={load}>{() => <p>portal</p>}</SettingsGate>);
+    expect(await screen.findByRole('dialog', { name: 'Loading' })).toBeInTheDocument();
+    view.unmount();
+    expect(load.mock.calls[0]?.[0].signal.aborted).toBe(true);
   });
 });

@@ -14,10 +14,13 @@ export function startEarlyRequests(): void {
   requests.remotes.catch(() => undefined);
 }
 
-/** The early response if there is one (each is used once; later calls fetch afresh). */
-export function takeEarlyResponse(kind: 'settings' | 'remotes'): Promise<Response> {
+/** The early response if there is one (each is used once; later calls fetch afresh, with `signal`). */
+export function takeEarlyResponse(kind: 'settings' | 'remotes', signal?: AbortSignal): Promise<Response> {
   const early = requests[kind];
   requests[kind] = undefined;
   const url = kind === 'settings' ? SETTINGS_URL : REMOTES_URL;
-  return early ?? fetch(url, { headers: { Accept: 'application/json' }, cache: 'no-cache' });
+  return (
+    early ??
+    fetch(url, { headers: { Accept: 'application/json' }, cache: 'no-cache', ...(signal ? { signal } : {}) })
+  );
 }

@@ -1,8 +1,0 @@
-import type { ApiClient } from 'shared-auth';
-import { apiPaths, isFederatedResponseSchema } from 'shared-auth';
-
-/** GET /api/profile/{sub}/isfederated */
-export async function getIsFederated(client: ApiClient, sub: string): Promise<boolean> {
-  const { data } = await client.get<unknown>(apiPaths.isFederated(sub));
-  return isFederatedResponseSchema.parse(data).isFederated;
-}
