@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_ERRORS } from 'shared-auth/contract';
 import { callerOf } from '../auth/caller.js';
 import type { User } from '../directory/directory.js';
-import { HttpError } from '../http/errors.js';
+import { refusal } from '../http/errors.js';
 import type { Caller } from '../plugins/types.js';
 import type { Actor } from './service.js';
 
 /** Federated users' security belongs to their home identity provider (spec section 6). */
 export function refuseFederated(user: User): void {
   if (user.isFederated) {
-    throw new HttpError(403, 'Security settings are not available for federated users');
+    throw refusal(API_ERRORS.federatedUser, 'Security settings are not available for federated users');
   }
 }
 

@@ -1,16 +1,26 @@
-import type { FastifyReply } from 'fastify';
+import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 
 /**
- * The spec's success answers are JSON text that holds JSON (section 7): the body is a JSON string whose
- * content is the JSON of the answer, and the browser client parses twice. The value is checked against
- * its contract schema first, so the server can never send a shape the client does not expect.
+ * The serializer of the contract's success answers, which are JSON text that holds JSON (spec section 7): the
+ * body is a JSON string whose content is the JSON of the answer, and the browser client parses twice. The value
+ * is checked against the call's response schema first, so the server never sends a shape the client does not
+ * expect (a mismatch is a 500, as any bug).
  */
-export function sendJsonText<T extends z.ZodType>(
-  reply: FastifyReply,
-  schema: T,
-  value: z.input<T>,
-): FastifyReply {
-  const checked = schema.parse(value);
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(JSON.stringify(checked)));
-}
+export const jsonTextSerializerCompiler = ({
+  schema,
+  method,
+  url,
+}: {
+  // Fastify types it as the route's whole schema; registerCall gives it the call's response schema.
+  schema: unknown;
+  method: string;
+  url: string;
+}): ((data: unknown) => string) => {
+  const response = schema as z.ZodType;
+  return (data) => {
+    const checked = response.safeParse(data);
+    if (!checked.success) throw new ResponseSerializationError(method, url, { cause: checked.error });
+    return JSON.stringify(JSON.stringify(checked.data));
+  };
+};

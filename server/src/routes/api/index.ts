@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_ERRORS } from 'shared-auth/contract';
 import { DuplicateEmailError } from '../../directory/directory.js';
 import { InvalidTokenError } from '../../auth/verifier.js';
-import { HttpError, unauthorized } from '../../http/errors.js';
+import { refusal, unauthorized } from '../../http/errors.js';
 import { oktaSessionsRoutes } from '../../oidc/okta-compat.js';
 import { passwordDepsOf } from '../../password/change-password.js';
 import passwordRoutes from './password/index.js';
@@ -20,7 +21,12 @@ async function resolveCaller(app: FastifyInstance, request: FastifyRequest, toke
   if (!user && !app.config.embedded) {
     const text = (name: string) => (typeof claims[name] === 'string' ? (claims[name] as string) : '');
     const email = text('email') || (claims.sub?.includes('@') ? claims.sub : '');
-    if (!email) throw new HttpError(403, 'The access token carries no email to create the account with');
+    if (!email) {
+      throw refusal(
+        API_ERRORS.tokenWithoutEmail,
+        'The access token carries no email to create the account with',
+      );
+    }
     try {
       user = await app.directory.createUser({
         id: userId,
@@ -33,7 +39,7 @@ async function resolveCaller(app: FastifyInstance, request: FastifyRequest, toke
       request.log.info({ userId }, 'user created from an Okta access token');
     } catch (error) {
       if (error instanceof DuplicateEmailError) {
-        throw new HttpError(409, 'Another account already uses this email');
+        throw refusal(API_ERRORS.emailInUse, 'Another account already uses this email');
       }
       throw error;
     }
@@ -63,16 +69,18 @@ export default async function apiRoutes(app: FastifyInstance) {
     // Every /api/{area}/{sub}/... call acts on the caller's own data only.
     const { sub } = request.params as { sub?: string };
     if (sub !== undefined && sub !== request.caller.user.id) {
-      throw new HttpError(403, 'You can only access your own account');
+      throw refusal(API_ERRORS.forbiddenSub, 'You can only access your own account');
     }
   });
 
-  await app.register(settingsRoutes, { prefix: '/clientConfiguration' });
-  await app.register(profileRoutes, { prefix: '/profile' });
+  // The routes are the contract's calls (apiCalls); each plugin scopes its own hooks.
+  await app.register(settingsRoutes);
+  await app.register(profileRoutes);
   // One set for the password change and "Confirm it's you": one throttle of wrong passwords.
   const passwordDeps = passwordDepsOf(app);
-  await app.register(passwordRoutes, { prefix: '/password', passwordDeps });
-  await app.register(stepUpRoutes, { prefix: '/stepup', passwordDeps });
-  await app.register(multifactorRoutes, { prefix: '/multifactor' });
+  await app.register(passwordRoutes, { passwordDeps });
+  await app.register(stepUpRoutes, { passwordDeps });
+  await app.register(multifactorRoutes);
+  // Not a call of the portal: Okta's session endpoint that okta-auth-js asks at sign-out (see okta-compat.ts).
   await app.register(oktaSessionsRoutes);
 }

@@ -1,15 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  PASSWORD_CHANGE_GENERIC_ERROR,
-  passwordChangeRequestSchema,
-  passwordChangeResponseSchema,
-} from 'shared-auth/contract';
-import { z } from 'zod';
+import { apiCalls, PASSWORD_CHANGE_GENERIC_ERROR } from 'shared-auth/contract';
 import { isStorageUnavailableError } from '../../../db/errors.js';
 import { actorOf } from '../../../factors/http.js';
 import { HttpError } from '../../../http/errors.js';
-import { sendJsonText } from '../../../http/json-text.js';
+import { registerCall } from '../../../http/register-call.js';
 import {
   changePassword,
   PasswordChangeRefusal,
@@ -17,50 +11,42 @@ import {
 } from '../../../password/change-password.js';
 import { serverTiming } from '../../../password/server-timing.js';
 
-const paramsSchema = z.object({ sub: z.string().min(1).max(100) });
-
 /** PUT /api/password/:sub/change (spec section 7). The /api hook has already checked the token and the sub. */
 export default async function passwordRoutes(
-  fastify: FastifyInstance,
+  app: FastifyInstance,
   { passwordDeps: deps }: { passwordDeps: PasswordChangeDeps },
 ) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-
-  app.put(
-    '/:sub/change',
-    { schema: { params: paramsSchema, body: passwordChangeRequestSchema } },
-    async (request, reply) => {
-      const actor = actorOf(app, request);
-      const { user } = actor;
-      try {
-        const outcome = await changePassword(deps, actor, request.body);
+  registerCall(app, apiCalls.passwordChange, async (request, reply) => {
+    const actor = actorOf(app, request);
+    const { user } = actor;
+    try {
+      const outcome = await changePassword(deps, actor, request.body);
+      request.log.info(
+        {
+          userId: user.id,
+          verifyMs: Math.round(outcome.verifyMs),
+          hashMs: Math.round(outcome.hashMs),
+          revoked: outcome.revoked,
+        },
+        'password changed',
+      );
+      reply.header('Server-Timing', serverTiming(outcome.verifyMs, outcome.hashMs));
+      return { status: 'changed' as const };
+    } catch (error) {
+      if (error instanceof PasswordChangeRefusal) {
         request.log.info(
-          {
-            userId: user.id,
-            verifyMs: Math.round(outcome.verifyMs),
-            hashMs: Math.round(outcome.hashMs),
-            revoked: outcome.revoked,
-          },
-          'password changed',
+          { userId: user.id, statusCode: error.statusCode, verifyMs: error.verifyMs },
+          'password change refused',
         );
-        reply.header('Server-Timing', serverTiming(outcome.verifyMs, outcome.hashMs));
-        return sendJsonText(reply, passwordChangeResponseSchema, { status: 'changed' });
-      } catch (error) {
-        if (error instanceof PasswordChangeRefusal) {
-          request.log.info(
-            { userId: user.id, statusCode: error.statusCode, verifyMs: error.verifyMs },
-            'password change refused',
-          );
-          if (error.verifyMs !== undefined) reply.header('Server-Timing', serverTiming(error.verifyMs));
-          throw error;
-        }
-        // Refusals (step-up, throttle) and storage that cannot take the attempt (503, fail closed) keep their
-        // own answers.
-        if (error instanceof HttpError || isStorageUnavailableError(error)) throw error;
-        // Everything not foreseen above: the one text the page turns into its Error view.
-        request.log.error({ err: error, userId: user.id }, 'password change failed');
-        throw new HttpError(500, PASSWORD_CHANGE_GENERIC_ERROR);
+        if (error.verifyMs !== undefined) reply.header('Server-Timing', serverTiming(error.verifyMs));
+        throw error;
       }
-    },
-  );
+      // Refusals (step-up, throttle) and storage that cannot take the attempt (503, fail closed) keep their
+      // own answers.
+      if (error instanceof HttpError || isStorageUnavailableError(error)) throw error;
+      // Everything not foreseen above: the one text the page turns into its Error view.
+      request.log.error({ err: error, userId: user.id }, 'password change failed');
+      throw new HttpError(500, PASSWORD_CHANGE_GENERIC_ERROR);
+    }
+  });
 }

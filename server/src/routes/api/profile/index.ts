@@ -1,18 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  isFederatedResponseSchema,
-  profileUpdateResponseSchema,
-  profileUpdateSchema,
-  type Profile,
-} from 'shared-auth/contract';
-import { z } from 'zod';
+import { API_ERRORS, apiCalls, type Profile } from 'shared-auth/contract';
 import type { User } from '../../../directory/directory.js';
 import { callerOf } from '../../../auth/caller.js';
-import { HttpError } from '../../../http/errors.js';
-import { sendJsonText } from '../../../http/json-text.js';
-
-const paramsSchema = z.object({ sub: z.string().min(1).max(100) });
+import { refusal } from '../../../http/errors.js';
+import { registerCall } from '../../../http/register-call.js';
 
 function profileOf(user: User): Profile {
   return {
@@ -24,30 +15,24 @@ function profileOf(user: User): Profile {
   };
 }
 
-export default async function profileRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export default async function profileRoutes(app: FastifyInstance) {
+  registerCall(app, apiCalls.isFederated, async (request) => ({
+    isFederated: callerOf(request).user.isFederated,
+  }));
 
-  app.get('/:sub/isfederated', { schema: { params: paramsSchema } }, async (request, reply) => {
+  registerCall(app, apiCalls.profileUpdate, async (request) => {
     const { user } = callerOf(request);
-    return sendJsonText(reply, isFederatedResponseSchema, { isFederated: user.isFederated });
+    // Their profile belongs to their home identity provider.
+    if (user.isFederated)
+      throw refusal(API_ERRORS.federatedUser, 'Federated users cannot edit their profile');
+    const { firstName, lastName, country } = request.body;
+    const saved = app.directory.updateProfile(user.id, {
+      givenName: firstName,
+      familyName: lastName,
+      country,
+    });
+    if (!saved) throw refusal(API_ERRORS.notFound, 'The account no longer exists');
+    request.log.info({ userId: user.id, fields: Object.keys(request.body) }, 'profile updated');
+    return profileOf(saved);
   });
-
-  app.put(
-    '/:sub/update',
-    { schema: { params: paramsSchema, body: profileUpdateSchema } },
-    async (request, reply) => {
-      const { user } = callerOf(request);
-      // Their profile belongs to their home identity provider.
-      if (user.isFederated) throw new HttpError(403, 'Federated users cannot edit their profile');
-      const { firstName, lastName, country } = request.body;
-      const saved = app.directory.updateProfile(user.id, {
-        givenName: firstName,
-        familyName: lastName,
-        country,
-      });
-      if (!saved) throw new HttpError(404, 'The account no longer exists');
-      request.log.info({ userId: user.id, fields: Object.keys(request.body) }, 'profile updated');
-      return sendJsonText(reply, profileUpdateResponseSchema, profileOf(saved));
-    },
-  );
 }

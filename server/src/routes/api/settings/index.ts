@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { settingsSchema } from 'shared-auth/contract';
-import { sendJsonText } from '../../../http/json-text.js';
+import { apiCalls } from 'shared-auth/contract';
+import { registerCall } from '../../../http/register-call.js';
 
 export default async function settingsRoutes(app: FastifyInstance) {
   // The shell loads these before anyone signs in, so no token; no-cache so an edited file shows after restart.
-  app.get('/getSettings', { config: { public: true } }, async (_request, reply) => {
+  registerCall(app, apiCalls.settings, async (_request, reply) => {
     reply.header('Cache-Control', 'no-cache');
-    return sendJsonText(reply, settingsSchema, app.config.settings);
+    return app.config.settings;
   });
 }
