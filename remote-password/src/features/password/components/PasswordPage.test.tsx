@@ -299,6 +299,19 @@ describe('PasswordPage', () => {
       expect(screen.queryByText('Your changes are saved.')).not.toBeInTheDocument();
     });
 
+    it('Try again leaves the Error view for the Initial view, with the focus on Change Password', async () => {
+      changePasswordMock.mockRejectedValue(new ApiError('An error happened during password change', 500));
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+
+      const retry = await screen.findByRole('button', { name: 'Try again' });
+      expect(retry).toHaveFocus();
+      await userEvent.click(retry);
+      expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Change Password' })).toHaveFocus();
+    });
+
     it("shows any other server error in the 'Changes could not be saved' dialog, then keeps the form", async () => {
       changePasswordMock.mockRejectedValue(new ApiError('The current password is not correct.', 400));
       await openChange();
@@ -422,6 +435,25 @@ describe('PasswordPage', () => {
       const dialog = await stepUpDialog();
       expect(await within(dialog).findByText('Error')).toBeInTheDocument();
       expect(changePasswordMock).toHaveBeenCalledTimes(1);
+    });
+
+    it("Try again on the dialog's 'Error' loads the challenge again", async () => {
+      changePasswordMock.mockRejectedValue(stepUpRequired());
+      getChallengeMock
+        .mockRejectedValueOnce(new ApiError('The account service could not be reached', 0))
+        .mockResolvedValueOnce({ challengeUser: true, activeFactorsData: { googleAuth: {} } });
+      jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+
+      const dialog = await stepUpDialog();
+      await within(dialog).findByText('Error');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
+      expect(
+        await within(await stepUpDialog()).findByRole('heading', { name: 'Verify to continue' }),
+      ).toBeInTheDocument();
+      expect(getChallengeMock).toHaveBeenCalledTimes(2);
     });
 
     it('recognises the step-up refusal of a server that sends only its text', async () => {

@@ -43,11 +43,13 @@ function PasswordViews({ email }: { email: string }) {
     cancel,
     closeRefusal,
     save,
+    retry,
     stepUpVerified,
     stepUpCancelled,
   } = usePasswordPage();
   const changeButton = useRef<HTMLButtonElement>(null);
   const saveButton = useRef<HTMLButtonElement>(null);
+  const retryButton = useRef<HTMLButtonElement>(null);
   const previousView = useRef<PasswordView>(view);
 
   // Once the page is shown, fetch the change form in the background so that Change Password opens at once.
@@ -66,14 +68,22 @@ function PasswordViews({ email }: { email: string }) {
   useEffect(() => {
     if (view === 'INITIAL' && previousView.current !== 'INITIAL') changeButton.current?.focus();
     if (view === 'CHANGE' && STEP_UP_VIEWS.includes(previousView.current)) saveButton.current?.focus();
+    // The form (and the focus in it) is gone: the way out takes the focus.
+    if (view === 'ERROR') retryButton.current?.focus();
     previousView.current = view;
   }, [view]);
 
   if (view === 'ERROR') {
     return (
-      <div role="alert">
-        <Result status="error" title="An Unexpected Error happened..." />
-      </div>
+      <>
+        <div role="alert">
+          <Result status="error" title="An Unexpected Error happened..." />
+        </div>
+        {/* The way out: back to the Initial view, whose Change Password button then takes the focus. */}
+        <Button ref={retryButton} onClick={retry}>
+          Try again
+        </Button>
+      </>
     );
   }
 
@@ -122,6 +132,7 @@ function PasswordViews({ email }: { email: string }) {
           <StepUpDialog
             activeFactorsData={activeFactorsData ?? {}}
             onVerified={stepUpVerified}
+            onRetry={retry}
             onCancel={stepUpCancelled}
           />
         </Suspense>

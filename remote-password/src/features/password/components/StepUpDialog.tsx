@@ -5,6 +5,8 @@ import { StepUpScreens } from 'shared-stepup';
 interface StepUpDialogProps {
   activeFactorsData: ActiveFactorsData;
   onVerified: () => void;
+  /** 'Try again' on 'Error' without factors: the challenge is loaded again. */
+  onRetry: () => void;
   /** Close (the dialog's button or Escape): back to the change form as it was. */
   onCancel: () => void;
 }
@@ -13,7 +15,12 @@ interface StepUpDialogProps {
  * The Security page's step-up screens over the change form, for a user with an active 2-step factor. Its own
  * chunk: only such users, and only once the server asks, load it. The page returns the focus to Save on close.
  */
-export default function StepUpDialog({ activeFactorsData, onVerified, onCancel }: StepUpDialogProps) {
+export default function StepUpDialog({
+  activeFactorsData,
+  onVerified,
+  onRetry,
+  onCancel,
+}: StepUpDialogProps) {
   return (
     <Modal
       open
@@ -26,7 +33,7 @@ export default function StepUpDialog({ activeFactorsData, onVerified, onCancel }
       destroyOnHidden
     >
       <p>Your account uses 2-step verification: verify it&apos;s you before your new password is saved.</p>
-      <StepUpScreens activeFactorsData={activeFactorsData} onVerified={onVerified} />
+      <StepUpScreens activeFactorsData={activeFactorsData} onVerified={onVerified} onRetry={onRetry} />
     </Modal>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { App } from 'shared-ui';
+import { useToast } from 'shared-ui/toast';
 import { useApiClient, useAuth, type PasswordChangeFields } from 'shared-auth';
+import { useCall } from 'shared-auth/async';
 import { useChallengeCheck } from 'shared-stepup';
 import { changePassword } from '../api/changePassword.js';
 import {
@@ -9,43 +10,39 @@ import {
   passwordPageReducer,
 } from '../model/passwordPageReducer.js';
 
-/** How long the 'Your changes are saved.' notification stays (spec section 9). */
-const NOTIFICATION_SECONDS = 30;
-
 export function usePasswordPage() {
   const { user } = useAuth();
   const client = useApiClient();
-  const { notification } = App.useApp();
+  const toast = useToast();
   const [state, dispatch] = useReducer(passwordPageReducer, initialPasswordPageState);
   // What the user asked to save: sent on Save, and sent again once a step-up verification passed.
   const fields = useRef<PasswordChangeFields | null>(null);
 
   // The change is not aborted when the page goes away: the server may already have applied it, and an aborted
   // request would only hide the outcome. A late answer to an unmounted page changes nothing.
-  const send = useCallback(async () => {
-    if (!fields.current) return;
-    const { currentPassword, newPassword } = fields.current;
-    try {
-      await changePassword(client, user.sub, { OldPassword: currentPassword, NewPassword: newPassword });
-      dispatch({ type: 'SAVE_SUCCEEDED' });
-      notification.success({
-        title: 'Your changes are saved.',
-        placement: 'topRight',
-        duration: NOTIFICATION_SECONDS,
-      });
-    } catch (error) {
-      dispatch(actionForSaveFailure(error));
-    }
-  }, [client, notification, user.sub]);
+  const change = useCall(
+    useCallback(
+      // No signal passed: this call is never aborted (see above).
+      (_signal: AbortSignal, { currentPassword, newPassword }: PasswordChangeFields) =>
+        changePassword(client, user.sub, { OldPassword: currentPassword, NewPassword: newPassword }),
+      [client, user.sub],
+    ),
+    { abortOnUnmount: false },
+  );
+  const runChange = change.run;
 
-  // Sends once each time the page enters SAVING (Save, or the return from a step-up verification), never because
-  // a dependency of `send` changed; a second Save before React re-rendered is ignored by the reducer.
-  const sendRef = useRef(send);
+  // Sends once each time the page enters SAVING (Save, or the return from a step-up verification); a second Save
+  // before React re-rendered is ignored by the reducer. Any ok answer means saved.
   useEffect(() => {
-    sendRef.current = send;
-  }, [send]);
-  useEffect(() => {
-    if (state.view === 'SAVING') void sendRef.current();
+    if (state.view !== 'SAVING' || !fields.current) return;
+    void runChange(fields.current).then((outcome) => {
+      if (outcome.status === 'success') {
+        dispatch({ type: 'SAVE_SUCCEEDED' });
+        toast('Your changes are saved.');
+      } else if (outcome.status === 'error') dispatch(actionForSaveFailure(outcome.error));
+    });
+    // Only the view starts a send, never a new toast function or client.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.view]);
 
   useChallengeCheck(state.view === 'STEP_UP_LOADING', dispatch);
@@ -63,6 +60,7 @@ export function usePasswordPage() {
     cancel: () => dispatch({ type: 'CANCEL' }),
     closeRefusal: () => dispatch({ type: 'CLOSE_REFUSAL' }),
     save,
+    retry: useCallback(() => dispatch({ type: 'RETRY' }), []),
     stepUpVerified: useCallback(() => dispatch({ type: 'STEP_UP_VERIFIED' }), []),
     stepUpCancelled: useCallback(() => dispatch({ type: 'STEP_UP_CANCELLED' }), []),
   };

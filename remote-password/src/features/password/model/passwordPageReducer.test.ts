@@ -36,6 +36,13 @@ describe('passwordPageReducer', () => {
       refused,
     ],
     ['SAVING → ERROR on the generic server error', saving, { type: 'SAVE_ERRORED' }, error],
+    ['ERROR → INITIAL on Try again', error, { type: 'RETRY' }, initial],
+    [
+      'STEP_UP → STEP_UP_LOADING on Try again (the challenge again)',
+      stepUp,
+      { type: 'RETRY' },
+      loadingChallenge,
+    ],
     ['CHANGE with a refusal → CHANGE without it on Close', refused, { type: 'CLOSE_REFUSAL' }, change],
     ['CHANGE with a refusal → SAVING on Save, dropping the refusal', refused, { type: 'SAVE' }, saving],
     ['CHANGE with a refusal → INITIAL on Cancel', refused, { type: 'CANCEL' }, initial],
@@ -105,6 +112,10 @@ describe('passwordPageReducer', () => {
     ['Cancel of the form under the step-up screens', stepUp, { type: 'CANCEL' }],
     ['a Save under the step-up screens', stepUp, { type: 'SAVE' }],
     ['closing the step-up dialog while saving', saving, { type: 'STEP_UP_CANCELLED' }],
+    ['Try again in the Initial view', initial, { type: 'RETRY' }],
+    ['Try again in the Change view', change, { type: 'RETRY' }],
+    ['Try again while saving', saving, { type: 'RETRY' }],
+    ['Try again while the challenge loads', loadingChallenge, { type: 'RETRY' }],
   ])('ignores %s', (_name, state, action) => {
     expect(passwordPageReducer(state, action)).toBe(state);
   });
@@ -125,6 +136,12 @@ describe('actionForSaveFailure', () => {
     expect(
       actionForSaveFailure(new ApiError('Too many wrong current passwords. Try again in 15 minutes.', 429)),
     ).toEqual({ type: 'SAVE_REFUSED', error: 'Too many wrong current passwords. Try again in 15 minutes.' });
+    // A 429 without the server's text says the Retry-After wait (the shared reading of a 429).
+    expect(
+      actionForSaveFailure(
+        Object.assign(new ApiError('The account service answered 429', 429), { retryAfterSeconds: 90 }),
+      ),
+    ).toEqual({ type: 'SAVE_REFUSED', error: 'Too many attempts. Try again in 2 minutes.' });
     expect(actionForSaveFailure(new ApiError('The account service could not be reached', 0))).toEqual({
       type: 'SAVE_REFUSED',
       error: 'The account service could not be reached',

@@ -4,12 +4,15 @@ import {
   type ActiveFactorsData,
   type ChallengeResponse,
 } from 'shared-auth';
-import { isStepUpRequired } from 'shared-stepup';
+import { classifyFailure } from 'shared-auth/async';
 
 /**
  * The Password page's views (spec section 4): INITIAL → CHANGE (Change Password), CHANGE → INITIAL (Cancel or
  * success), CHANGE → ERROR on the server's generic error. SAVING sits between CHANGE and its outcome; a refusal
  * goes back to CHANGE with the server's text, which the page shows in its 'Changes could not be saved' dialog.
+ *
+ * 'Try again' (RETRY) leaves ERROR for INITIAL, and the step-up 'Error' (no factors: the challenge did not load)
+ * for STEP_UP_LOADING, which loads it again.
  *
  * A user with an active 2-step factor must verify with it first (the server answers 403 step_up_required): the
  * page loads the challenge (STEP_UP_LOADING), shows the step-up screens over the form (STEP_UP), and once
@@ -45,7 +48,9 @@ export type PasswordPageAction =
   /** A step-up code was accepted: the same change is sent again. */
   | { type: 'STEP_UP_VERIFIED' }
   /** The step-up dialog was closed: back to the form as it was. */
-  | { type: 'STEP_UP_CANCELLED' };
+  | { type: 'STEP_UP_CANCELLED' }
+  /** 'Try again': from the Error view to the start, or from the step-up 'Error' to loading the challenge again. */
+  | { type: 'RETRY' };
 
 export const initialPasswordPageState: PasswordPageState = { view: 'INITIAL' };
 
@@ -79,20 +84,22 @@ export function passwordPageReducer(state: PasswordPageState, action: PasswordPa
     case 'STEP_UP':
       if (action.type === 'STEP_UP_VERIFIED') return { view: 'SAVING', steppedUp: true };
       if (action.type === 'STEP_UP_CANCELLED') return { view: 'CHANGE' };
+      if (action.type === 'RETRY') return { view: 'STEP_UP_LOADING' };
       return state;
     case 'ERROR':
-      return state;
+      return action.type === 'RETRY' ? { view: 'INITIAL' } : state;
   }
 }
 
 /**
  * What a failed save means (spec section 8): a 403 asking for step-up starts the step-up check; the server's
- * generic text leads to the Error view; any other refusal (its `error` text, or a transport failure the client
- * describes) is shown in the dialog. An answer the client cannot read at all (not an ApiError, e.g. a success
- * body outside the contract) is unexpected too.
+ * generic text leads to the Error view; any other refusal (its `error` text, the wait of a 429, or a transport
+ * failure the client describes) is shown in the dialog. A failure that is no answer of the API at all (a bug) is
+ * unexpected too.
  */
 export function actionForSaveFailure(error: unknown): PasswordPageAction {
   if (!isApiError(error) || error.message === PASSWORD_CHANGE_GENERIC_ERROR) return { type: 'SAVE_ERRORED' };
-  if (isStepUpRequired(error)) return { type: 'STEP_UP_REQUIRED', error: error.message };
-  return { type: 'SAVE_REFUSED', error: error.message };
+  const failure = classifyFailure(error);
+  if (failure.kind === 'step_up_required') return { type: 'STEP_UP_REQUIRED', error: failure.message };
+  return { type: 'SAVE_REFUSED', error: failure.message };
 }
