@@ -5,8 +5,7 @@
  */
 import { apiPaths } from 'shared-auth/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PASSWORD_CHANGE_MAX_FAILURES } from '../src/password/throttle.js';
-import { MAX_WRONG_CODES } from '../src/factors/throttle.js';
+import { PASSWORD_CHANGE_LIMIT, WRONG_CODE_LIMIT } from '../src/throttles/limits.js';
 import {
   call,
   clockInStep,
@@ -136,14 +135,14 @@ describe('notices of lockouts', () => {
         token: session.token,
         body: { OldPassword: `Wrong-Guess-${i}`, NewPassword: 'Brand-New-Secret-9' },
       });
-    for (let i = 0; i < PASSWORD_CHANGE_MAX_FAILURES; i += 1) {
-      if (i === PASSWORD_CHANGE_MAX_FAILURES - 1) expect(await noticesTo(account.user.email)).toEqual([]);
+    for (let i = 0; i < PASSWORD_CHANGE_LIMIT.max; i += 1) {
+      if (i === PASSWORD_CHANGE_LIMIT.max - 1) expect(await noticesTo(account.user.email)).toEqual([]);
       expect((await attempt(i)).status).toBe(400);
       t.clock.advance(60_000);
     }
     expect((await attempt(99)).status).toBe(429);
     // The oldest failure leaves the 15-minute window: one more attempt is checked, and its failure locks again.
-    t.clock.advance(15 * 60_000 - PASSWORD_CHANGE_MAX_FAILURES * 60_000 + 1000);
+    t.clock.advance(15 * 60_000 - PASSWORD_CHANGE_LIMIT.max * 60_000 + 1000);
     expect((await attempt(100)).status).toBe(400);
     expect((await attempt(101)).status).toBe(429);
     const subjects = (await noticesTo(account.user.email)).map((notice) => notice.subject);
@@ -160,13 +159,13 @@ describe('notices of lockouts', () => {
         token: session.token,
         body: { passCode: wrong },
       });
-    for (let i = 0; i < MAX_WRONG_CODES; i += 1) {
+    for (let i = 0; i < WRONG_CODE_LIMIT.max; i += 1) {
       expect((await verify()).status).toBe(400);
       t.clock.advance(30_000);
     }
     expect((await verify()).status).toBe(429);
     // The oldest wrong code leaves the 5-minute window; the next wrong one locks again without a second notice.
-    t.clock.advance(5 * 60_000 - MAX_WRONG_CODES * 30_000 + 1000);
+    t.clock.advance(5 * 60_000 - WRONG_CODE_LIMIT.max * 30_000 + 1000);
     expect((await verify()).status).toBe(400);
     expect((await verify()).status).toBe(429);
     const locked = (await noticesTo(account.user.email)).filter((notice) =>

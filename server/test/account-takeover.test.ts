@@ -13,7 +13,7 @@ import {
   REAUTHENTICATION_WRONG_PASSWORD_ERROR,
 } from 'shared-auth/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PASSWORD_CHANGE_MAX_FAILURES } from '../src/password/throttle.js';
+import { PASSWORD_CHANGE_LIMIT } from '../src/throttles/limits.js';
 import {
   CLIENT_ID,
   type CookieJar,
@@ -297,7 +297,7 @@ describe('row 1: turning on the first factor needs a fresh sign-in or the passwo
     const account = await newUser(t.app);
     const session = await signInSession(t.app, account);
     const sub = account.user.id;
-    for (let i = 0; i < PASSWORD_CHANGE_MAX_FAILURES; i += 1) {
+    for (let i = 0; i < PASSWORD_CHANGE_LIMIT.max; i += 1) {
       const wrong = await call(t.app, 'POST', apiPaths.reauthenticate(sub), {
         token: session.token,
         body: { password: `Wrong-${i}-Password` },
@@ -427,7 +427,7 @@ describe('row 5: a throttle reserves the attempt before the hash', () => {
     ['the password change', changePassword],
     ["reauthenticate (Confirm it's you)", confirmPassword],
   ])(
-    `a parallel burst of 20 wrong passwords at %s gets at most ${PASSWORD_CHANGE_MAX_FAILURES} checked`,
+    `a parallel burst of 20 wrong passwords at %s gets at most ${PASSWORD_CHANGE_LIMIT.max} checked`,
     async (_name, attempt) => {
       const account = await newUser(t.app);
       const session = await signInSession(t.app, account);
@@ -442,9 +442,9 @@ describe('row 5: a throttle reserves the attempt before the hash', () => {
         String(answer.response.headers['server-timing'] ?? '').includes('argon2'),
       );
       const statuses = answers.map((answer) => answer.status);
-      expect(checked).toHaveLength(PASSWORD_CHANGE_MAX_FAILURES);
-      expect(statuses.filter((status) => status === 400)).toHaveLength(PASSWORD_CHANGE_MAX_FAILURES);
-      expect(statuses.filter((status) => status === 429)).toHaveLength(20 - PASSWORD_CHANGE_MAX_FAILURES);
+      expect(checked).toHaveLength(PASSWORD_CHANGE_LIMIT.max);
+      expect(statuses.filter((status) => status === 400)).toHaveLength(PASSWORD_CHANGE_LIMIT.max);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(20 - PASSWORD_CHANGE_LIMIT.max);
     },
   );
 });

@@ -4,9 +4,9 @@ import { openDatabase, type Db } from '../src/db/connection.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { runCli } from '../src/directory/cli.js';
 import { Directory, DuplicateEmailError, newUserId } from '../src/directory/directory.js';
+import { SqliteUserStore } from '../src/directory/store.js';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from '../src/directory/seed.js';
 import { SqliteOidcStore } from '../src/oidc/adapter.js';
-import { SignInThrottle } from '../src/oidc/interactions/throttle.js';
 import { signIn, startApp, tempDir } from './helpers.js';
 
 const dirs: string[] = [];
@@ -45,7 +45,7 @@ describe('directory', () => {
   let directory: Directory;
   beforeEach(() => {
     ({ db } = freshDb());
-    directory = new Directory(db);
+    directory = new Directory(new SqliteUserStore(db));
   });
   afterEach(() => db.close());
 
@@ -166,26 +166,6 @@ describe('provider storage', () => {
     expect(store.deleteExpired()).toBe(1);
     await tokens.destroy('rt2');
     expect(await tokens.find('rt2')).toBeUndefined();
-    db.close();
-  });
-});
-
-describe('sign-in throttle', () => {
-  it('allows 10 failures per key in 15 minutes, then waits for the oldest to age out', () => {
-    let now = 0;
-    const { db } = freshDb();
-    const throttle = new SignInThrottle(db, () => now, 10, 15 * 60_000);
-    for (let i = 0; i < 10; i += 1) {
-      expect(throttle.reserve('email:a').kind).toBe('reserved');
-      now += 1000;
-    }
-    expect(throttle.reserve('email:a')).toEqual({ kind: 'refused', retryAfterMs: 15 * 60_000 - 10_000 });
-    expect(throttle.reserve('email:b').kind).toBe('reserved');
-    now = 15 * 60_000 + 1;
-    const again = throttle.reserve('email:a');
-    if (again.kind !== 'reserved') throw new Error('expected a reservation');
-    throttle.succeeded(again.reservation);
-    expect(throttle.retryAfter('email:a')).toBe(0);
     db.close();
   });
 });

@@ -12,7 +12,14 @@ import { openDatabase } from '../src/db/connection.js';
 import type { Mailbox } from '../src/mail/mailbox.js';
 import type { Mailer, MailMessage } from '../src/mail/mailer.js';
 import { describeBrowser, UNKNOWN_BROWSER } from '../src/notifications/browser.js';
-import { CLAIM_MS, MAX_ATTEMPTS, Outbox, RETENTION_MS, retryDelayMs } from '../src/notifications/outbox.js';
+import {
+  CLAIM_MS,
+  MAX_ATTEMPTS,
+  Outbox,
+  RETENTION_MS,
+  retryDelayMs,
+  SqliteOutboxStore,
+} from '../src/notifications/outbox.js';
 import { composeNotice, formatUtc } from '../src/notifications/texts.js';
 import type { AccountEvent } from '../src/notifications/types.js';
 import { newUser, startClockedApp, type ClockedApp } from './security-helpers.js';
@@ -93,7 +100,7 @@ describe('the outbox', () => {
       .spyOn(mailbox(t), 'send')
       .mockRejectedValueOnce(new Error('connection refused'))
       .mockRejectedValueOnce(new Error('connection refused'));
-    t.app.notifier.queue(to, { type: 'factor-turned-off', factor: 'google-auth' }, { at: t.clock.now });
+    t.app.notifier.queue(to, { type: 'factor-turned-off', factor: 'googleAuth' }, { at: t.clock.now });
     await t.app.notifier.drain();
     expect(rowsOf(t, to.id)[0]).toMatchObject({
       attempts: 1,
@@ -173,7 +180,7 @@ describe('several senders', () => {
     const otherDb = openDatabase(t.dataDir);
     const otherSent: MailMessage[] = [];
     const other = new Outbox({
-      db: otherDb,
+      store: new SqliteOutboxStore(otherDb),
       mailer: slowMailer(otherSent),
       now: () => t.clock.now,
       log: t.app.log,
@@ -210,7 +217,7 @@ describe('several senders', () => {
     const otherDb = openDatabase(t.dataDir);
     // This sender claims the row and never finishes (its process "died").
     const stuck = new Outbox({
-      db: otherDb,
+      store: new SqliteOutboxStore(otherDb),
       mailer: { transport: 'smtp', send: () => new Promise<void>(() => {}), async close() {} },
       now: () => t.clock.now,
       log: t.app.log,
@@ -323,10 +330,10 @@ describe('the texts', () => {
   const portal = 'https://account.example.com';
   const events: AccountEvent[] = [
     { type: 'password-changed' },
-    { type: 'factor-activated', factor: 'google-auth' },
+    { type: 'factor-activated', factor: 'googleAuth' },
     { type: 'factor-activated', factor: 'email' },
     { type: 'factor-turned-on', factor: 'email' },
-    { type: 'factor-turned-off', factor: 'google-auth' },
+    { type: 'factor-turned-off', factor: 'googleAuth' },
     { type: 'factor-removed', factor: 'email' },
     { type: 'account-locked', reason: 'sign-in', until: at + 15 * 60_000 },
     { type: 'account-locked', reason: 'password', until: at + 15 * 60_000 },
@@ -350,7 +357,7 @@ describe('the texts', () => {
 
   it('names the factor and what happened to it, and until when a lock lasts', () => {
     const text = (event: AccountEvent) => composeNotice(event, { at }, portal);
-    expect(text({ type: 'factor-activated', factor: 'google-auth' }).text).toContain(
+    expect(text({ type: 'factor-activated', factor: 'googleAuth' }).text).toContain(
       'Google Authenticator was set up and turned on for 2-step verification',
     );
     expect(text({ type: 'factor-turned-on', factor: 'email' }).subject).toBe(

@@ -7,7 +7,7 @@ import {
   PASSWORD_RULE_SERVER_ERRORS,
 } from 'shared-auth/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PASSWORD_CHANGE_MAX_FAILURES, PASSWORD_CHANGE_WINDOW_MS } from '../src/password/throttle.js';
+import { PASSWORD_CHANGE_LIMIT } from '../src/throttles/limits.js';
 import {
   authorizeUrl,
   type CookieJar,
@@ -295,11 +295,11 @@ describe('PUT /api/password/:sub/change: throttle of wrong current passwords', (
   const right = (account: Account, app?: FastifyInstance) =>
     change({ OldPassword: account.password, NewPassword: NEW_PASSWORD }, account, { app });
 
-  it(`allows ${PASSWORD_CHANGE_MAX_FAILURES} wrong current passwords per ${PASSWORD_CHANGE_WINDOW_MS / 60000} minutes, then answers 429 saying when to try again`, async () => {
+  it(`allows ${PASSWORD_CHANGE_LIMIT.max} wrong current passwords per ${PASSWORD_CHANGE_LIMIT.windowMs / 60000} minutes, then answers 429 saying when to try again`, async () => {
     const account = await newAccount();
     const other = await newAccount();
     const start = clock;
-    for (let attempt = 1; attempt <= PASSWORD_CHANGE_MAX_FAILURES; attempt += 1) {
+    for (let attempt = 1; attempt <= PASSWORD_CHANGE_LIMIT.max; attempt += 1) {
       clock = start + attempt * 1000;
       const response = await wrong(account);
       expect(response.statusCode, `attempt ${attempt}`).toBe(400);
@@ -318,14 +318,14 @@ describe('PUT /api/password/:sub/change: throttle of wrong current passwords', (
     expect((await wrong(other)).statusCode).toBe(400);
 
     // A minute before the window ends: still refused, and says so.
-    clock = start + 1000 + PASSWORD_CHANGE_WINDOW_MS - 60_000;
+    clock = start + 1000 + PASSWORD_CHANGE_LIMIT.windowMs - 60_000;
     const later = await right(account);
     expect(later.statusCode).toBe(429);
     expect(later.json()).toEqual({ error: 'Too many wrong current passwords. Try again in 1 minute.' });
     expect(later.headers['retry-after']).toBe('60');
 
     // Once the oldest failure leaves the window, the right password works, and the count starts again.
-    clock = start + 1000 + PASSWORD_CHANGE_WINDOW_MS;
+    clock = start + 1000 + PASSWORD_CHANGE_LIMIT.windowMs;
     const changed = await right(account);
     expect(changed.statusCode).toBe(200);
     const count = t.app.db
@@ -339,11 +339,11 @@ describe('PUT /api/password/:sub/change: throttle of wrong current passwords', (
   it('one failure leaving the window frees one attempt only (a sliding window)', async () => {
     const account = await newAccount();
     const start = clock;
-    for (let attempt = 0; attempt < PASSWORD_CHANGE_MAX_FAILURES; attempt += 1) {
+    for (let attempt = 0; attempt < PASSWORD_CHANGE_LIMIT.max; attempt += 1) {
       clock = start + attempt * 60_000;
       expect((await wrong(account)).statusCode).toBe(400);
     }
-    clock = start + PASSWORD_CHANGE_WINDOW_MS;
+    clock = start + PASSWORD_CHANGE_LIMIT.windowMs;
     expect((await wrong(account)).statusCode).toBe(400);
     const refused = await right(account);
     expect(refused.statusCode).toBe(429);
@@ -354,7 +354,7 @@ describe('PUT /api/password/:sub/change: throttle of wrong current passwords', (
     const dataDir = tempDir();
     const first = await startApp({}, dataDir, { now });
     const account = await newAccount(first.app);
-    for (let attempt = 0; attempt < PASSWORD_CHANGE_MAX_FAILURES; attempt += 1) {
+    for (let attempt = 0; attempt < PASSWORD_CHANGE_LIMIT.max; attempt += 1) {
       expect((await wrong(account, first.app)).statusCode).toBe(400);
     }
     await first.app.close();
@@ -364,7 +364,7 @@ describe('PUT /api/password/:sub/change: throttle of wrong current passwords', (
       // Same signing key on disk: the access token is still valid for the restarted server.
       const refused = await right(account, second.app);
       expect(refused.statusCode).toBe(429);
-      expect(refused.headers['retry-after']).toBe(String(PASSWORD_CHANGE_WINDOW_MS / 1000));
+      expect(refused.headers['retry-after']).toBe(String(PASSWORD_CHANGE_LIMIT.windowMs / 1000));
     } finally {
       await second.close();
     }

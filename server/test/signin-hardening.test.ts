@@ -24,7 +24,9 @@ import {
 } from '../src/oidc/interactions/pages.js';
 import { SignInKeys } from '../src/oidc/interactions/secrets.js';
 import { STORAGE_RETRY_AFTER_SECONDS } from '../src/plugins/errors.js';
-import { MAX_FAILURES, SignInThrottle, WINDOW_MS } from '../src/oidc/interactions/throttle.js';
+import { SIGN_IN_LIMIT } from '../src/throttles/limits.js';
+import { SIGN_IN_EVENTS, SqliteThrottleEvents } from '../src/throttles/sqlite.js';
+import { Throttle } from '../src/throttles/throttle.js';
 import { authorizeUrl, CookieJar, exchangeCode, follow, pkcePair, tempDir, type Tokens } from './helpers.js';
 import {
   enrolAuthenticator,
@@ -167,9 +169,9 @@ describe('failed sign-ins are reserved before argon2 and kept in the database', 
       ),
     );
     const statuses = answers.map((answer) => answer.statusCode);
-    expect(checksFor(spy, account.user.email)).toBe(MAX_FAILURES);
-    expect(statuses.filter((status) => status === 401)).toHaveLength(MAX_FAILURES);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(20 - MAX_FAILURES);
+    expect(checksFor(spy, account.user.email)).toBe(SIGN_IN_LIMIT.max);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(SIGN_IN_LIMIT.max);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20 - SIGN_IN_LIMIT.max);
   });
 
   it('keeps the failures across a restart: the email stays locked', async () => {
@@ -177,7 +179,7 @@ describe('failed sign-ins are reserved before argon2 and kept in the database', 
     const first = await startClockedApp({}, dataDir);
     const account = await newUser(first.app);
     const signIn = await openSignIn(first.app);
-    for (let i = 0; i < MAX_FAILURES; i += 1) {
+    for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) {
       expect((await signIn.postOnly({ email: account.user.email, password: `Wrong-${i}` })).statusCode).toBe(
         401,
       );
@@ -197,14 +199,14 @@ describe('failed sign-ins are reserved before argon2 and kept in the database', 
   it('a success forgets the failures of its key', async () => {
     const account = await newUser(t.app);
     const signIn = await openSignIn(t.app);
-    for (let i = 0; i < MAX_FAILURES - 1; i += 1) {
+    for (let i = 0; i < SIGN_IN_LIMIT.max - 1; i += 1) {
       await signIn.postOnly({ email: account.user.email, password: `Wrong-${i}` });
     }
     expect(
       (await signIn.postOnly({ email: account.user.email, password: account.password })).statusCode,
     ).toBe(303);
     const next = await openSignIn(t.app);
-    for (let i = 0; i < MAX_FAILURES; i += 1) {
+    for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) {
       expect((await next.postOnly({ email: account.user.email, password: `Wrong-${i}` })).statusCode).toBe(
         401,
       );
@@ -228,19 +230,22 @@ describe('the sign-in throttle evicts by time only', () => {
     const dir = tempDir();
     const db = openDatabase(dir);
     let now = 1_000_000;
-    const throttle = new SignInThrottle(db, () => now);
-    for (let i = 0; i < MAX_FAILURES; i += 1) throttle.reserve('email:victim');
+    const throttle = new Throttle(new SqliteThrottleEvents(db, SIGN_IN_EVENTS), SIGN_IN_LIMIT, () => now);
+    for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) throttle.reserve('email:victim');
     db.transaction(() => {
       for (let i = 0; i < 10_001; i += 1) throttle.reserve(`email:spray-${i}`);
     })();
-    expect(throttle.retryAfter('email:victim')).toBe(WINDOW_MS);
-    expect(throttle.reserve('email:victim')).toEqual({ kind: 'refused', retryAfterMs: WINDOW_MS });
+    expect(throttle.retryAfterMs('email:victim')).toBe(SIGN_IN_LIMIT.windowMs);
+    expect(throttle.reserve('email:victim')).toEqual({
+      kind: 'refused',
+      retryAfterMs: SIGN_IN_LIMIT.windowMs,
+    });
 
-    now += WINDOW_MS - 1;
+    now += SIGN_IN_LIMIT.windowMs - 1;
     expect(throttle.prune()).toBe(0);
-    expect(throttle.retryAfter('email:victim')).toBe(1);
+    expect(throttle.retryAfterMs('email:victim')).toBe(1);
     now += 1;
-    expect(throttle.prune()).toBe(MAX_FAILURES + 10_001);
+    expect(throttle.prune()).toBe(SIGN_IN_LIMIT.max + 10_001);
     expect(throttle.reserve('email:victim').kind).toBe('reserved');
     db.close();
   });
@@ -363,7 +368,7 @@ describe('device cookie: a browser that signed in before is not locked out by st
   /** A stranger (no cookie) locks the email with wrong passwords. */
   async function lockEmail(email: string) {
     const stranger = await openSignIn(t.app);
-    for (let i = 0; i < MAX_FAILURES; i += 1) {
+    for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) {
       expect((await stranger.postOnly({ email, password: `Guess-${i}` })).statusCode).toBe(401);
     }
     return stranger;
@@ -423,14 +428,14 @@ describe('device cookie: a browser that signed in before is not locked out by st
     const account = await newUser(t.app);
     const holder = await signInThroughPages(t.app, account);
     const device = await openSignIn(t.app, deviceCookieOnly(holder.jar));
-    for (let i = 0; i < MAX_FAILURES; i += 1) {
+    for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) {
       expect((await device.postOnly({ email: account.user.email, password: `Forgot-${i}` })).statusCode).toBe(
         401,
       );
     }
     const locked = await device.postOnly({ email: account.user.email, password: account.password });
     expect(locked.statusCode).toBe(429);
-    expect(locked.headers['retry-after']).toBe(String(WINDOW_MS / 1000));
+    expect(locked.headers['retry-after']).toBe(String(SIGN_IN_LIMIT.windowMs / 1000));
     // Its failures are its own: a browser without the cookie is not locked by them.
     const other = await openSignIn(t.app);
     expect((await other.postOnly({ email: account.user.email, password: account.password })).statusCode).toBe(
@@ -490,7 +495,7 @@ describe('a lockout tells the account holder', () => {
     const account = await newUser(t.app);
     const stranger = await openSignIn(t.app);
     const headers = { 'user-agent': CHROME_LINUX };
-    for (let i = 0; i < MAX_FAILURES - 1; i += 1) {
+    for (let i = 0; i < SIGN_IN_LIMIT.max - 1; i += 1) {
       await stranger.postOnly({ email: account.user.email, password: `Guess-${i}` }, { headers });
       t.clock.advance(1_000);
     }
@@ -507,14 +512,16 @@ describe('a lockout tells the account holder', () => {
     const { text } = mails[0]!;
     expect(text).toContain('Last attempt from: Chrome on Linux');
     // Locked until the first of the 10 failures leaves the window.
-    expect(text).toContain(`paused until ${formatUtc(lockedAt - (MAX_FAILURES - 1) * 1_000 + WINDOW_MS)}`);
+    expect(text).toContain(
+      `paused until ${formatUtc(lockedAt - (SIGN_IN_LIMIT.max - 1) * 1_000 + SIGN_IN_LIMIT.windowMs)}`,
+    );
     expect(text).not.toMatch(/Guess|More-/);
   });
 
   it('mails nothing for an email without an account', async () => {
     const email = `nobody-${Date.now()}@example.org`;
     const stranger = await openSignIn(t.app);
-    for (let i = 0; i < MAX_FAILURES + 2; i += 1) {
+    for (let i = 0; i < SIGN_IN_LIMIT.max + 2; i += 1) {
       await stranger.postOnly({ email, password: `Guess-${i}` });
     }
     expect(await mailsTo(t, email)).toEqual([]);
@@ -525,11 +532,11 @@ describe('a lockout tells the account holder', () => {
     const stranger = await openSignIn(t.app);
     // 10 failures spread over the window, then one more each time the oldest leaves it: the email is locked
     // again and again, which is one lockout as far as the holder is concerned.
-    for (let i = 0; i < MAX_FAILURES; i += 1) {
+    for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) {
       await stranger.postOnly({ email: account.user.email, password: `Guess-${i}` });
       t.clock.advance(60_000);
     }
-    t.clock.advance(WINDOW_MS - MAX_FAILURES * 60_000);
+    t.clock.advance(SIGN_IN_LIMIT.windowMs - SIGN_IN_LIMIT.max * 60_000);
     for (let i = 0; i < 5; i += 1) {
       expect((await stranger.postOnly({ email: account.user.email, password: `Slow-${i}` })).statusCode).toBe(
         401,
@@ -538,8 +545,8 @@ describe('a lockout tells the account holder', () => {
     }
     expect((await mailsTo(t, account.user.email)).map((m) => m.subject)).toEqual([lockSubject]);
     // A new lockout after a quiet period is told again.
-    t.clock.advance(WINDOW_MS);
-    for (let i = 0; i < MAX_FAILURES; i += 1) {
+    t.clock.advance(SIGN_IN_LIMIT.windowMs);
+    for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) {
       await stranger.postOnly({ email: account.user.email, password: `Later-${i}` });
     }
     expect((await mailsTo(t, account.user.email)).map((m) => m.subject)).toEqual([lockSubject, lockSubject]);

@@ -1,4 +1,4 @@
-import type { RevokedSessions, SqliteOidcStore } from '../oidc/adapter.js';
+import type { ProviderStore, RevokedSessions } from '../oidc/adapter.js';
 import type { VerifiedToken } from './verifier.js';
 
 /**
@@ -20,7 +20,7 @@ export interface AccountSessions {
 const NOTHING_ENDED: RevokedSessions = { sessions: 0, grants: 0, tokens: 0, interactions: 0 };
 
 /** Embedded mode: the provider's own sessions and grants. A token without `sid`/`gid`/`jti` has no session. */
-export function providerSessions(store: SqliteOidcStore): AccountSessions {
+export function providerSessions(store: ProviderStore): AccountSessions {
   return {
     isAlive({ userId, claims }) {
       const { sid, gid, jti } = claims;

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { parseEnv } from '../config/env.js';
 import { openDatabase, STARTUP_BUSY_TIMEOUT_MS } from '../db/connection.js';
 import { Directory, DuplicateEmailError } from './directory.js';
+import { SqliteUserStore } from './store.js';
 
 const USAGE = `Usage:
   cli.js add-user --email EMAIL --password PASSWORD --given-name NAME --family-name NAME --country CC [--federated] [--data-dir DIR]`;
@@ -59,7 +60,7 @@ export async function runCli(argv: string[]): Promise<number> {
   // A process of its own: it may wait for the server's write lock longer than the server waits for it.
   const db = openDatabase(env.DATA_DIR, { busyTimeoutMs: STARTUP_BUSY_TIMEOUT_MS });
   try {
-    const user = await new Directory(db).createUser({
+    const user = await new Directory(new SqliteUserStore(db)).createUser({
       email: parsed.data.email,
       password: parsed.data.password,
       givenName: parsed.data['given-name'],

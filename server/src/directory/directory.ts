@@ -1,19 +1,8 @@
 import { randomInt } from 'node:crypto';
 import argon2 from 'argon2';
-import type { Db } from '../db/connection.js';
+import type { ProfileChanges, User, UserStore } from './store.js';
 
-/** A person in the portal's user store. */
-export interface User {
-  id: string;
-  email: string;
-  givenName: string;
-  familyName: string;
-  /** Two-letter country code, upper case ('' when unknown). */
-  country: string;
-  isFederated: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export { DuplicateEmailError, type ProfileChanges, type User } from './store.js';
 
 export interface NewUser {
   email: string;
@@ -25,31 +14,6 @@ export interface NewUser {
   isFederated?: boolean | undefined;
   /** Keep an id chosen elsewhere (Okta's `uid`); new ids are generated otherwise. */
   id?: string | undefined;
-}
-
-export interface ProfileChanges {
-  givenName?: string | undefined;
-  familyName?: string | undefined;
-  country?: string | undefined;
-}
-
-export class DuplicateEmailError extends Error {
-  override readonly name = 'DuplicateEmailError';
-  constructor(email: string) {
-    super(`A user with the email ${email} already exists`);
-  }
-}
-
-interface UserRow {
-  id: string;
-  email: string;
-  given_name: string;
-  family_name: string;
-  country: string;
-  is_federated: number;
-  password_hash: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -74,126 +38,68 @@ export function passwordMatches(hash: string, password: string): Promise<boolean
   return argon2.verify(hash, password);
 }
 
-function toUser(row: UserRow): User {
-  return {
-    id: row.id,
-    email: row.email,
-    givenName: row.given_name,
-    familyName: row.family_name,
-    country: row.country,
-    isFederated: row.is_federated === 1,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
 /**
- * The user store. Writes are synchronous better-sqlite3 statements: when a method returns, the row is
- * committed (and, with synchronous=FULL, on disk).
+ * The user directory: accounts, profiles and passwords (argon2id), over a UserStore. Emails are normalised
+ * here; the store only keeps what it is given.
  */
 export class Directory {
-  private readonly statements;
   /** A hash to verify against when the email is unknown, so timing does not reveal which emails exist. */
   private dummyHash: Promise<string> | undefined;
 
-  constructor(private readonly db: Db) {
-    // Prepared once and reused for every call.
-    this.statements = {
-      byId: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
-      byEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
-      insert: db.prepare(
-        `INSERT INTO users (id, email, given_name, family_name, country, is_federated, password_hash, created_at, updated_at)
-         VALUES (@id, @email, @given_name, @family_name, @country, @is_federated, @password_hash, @now, @now)`,
-      ),
-      update: db.prepare<
-        {
-          id: string;
-          given_name: string | null;
-          family_name: string | null;
-          country: string | null;
-          now: string;
-        },
-        UserRow
-      >(
-        `UPDATE users SET
-           given_name = coalesce(@given_name, given_name),
-           family_name = coalesce(@family_name, family_name),
-           country = coalesce(@country, country),
-           updated_at = @now
-         WHERE id = @id
-         RETURNING *`,
-      ),
-      setPassword: db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?'),
-      passwordHash: db.prepare<[string], { password_hash: string | null }>(
-        'SELECT password_hash FROM users WHERE id = ?',
-      ),
-      replacePasswordHash: db.prepare(
-        'UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?',
-      ),
-    };
-  }
+  constructor(private readonly store: UserStore) {}
 
   findById(id: string): User | undefined {
-    const row = this.statements.byId.get(id);
-    return row && toUser(row);
+    return this.store.findById(id);
   }
 
   findByEmail(email: string): User | undefined {
-    const row = this.statements.byEmail.get(normaliseEmail(email));
-    return row && toUser(row);
+    return this.store.findByEmail(normaliseEmail(email));
   }
 
   async createUser(input: NewUser): Promise<User> {
     const email = normaliseEmail(input.email);
     // Hash before the write so the insert itself stays a short synchronous transaction.
-    const passwordHash =
-      input.password === undefined ? null : await argon2.hash(input.password, HASH_OPTIONS);
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const id = input.id ?? newUserId();
-    try {
-      this.statements.insert.run({
+    this.store.insert(
+      {
         id,
         email,
-        given_name: input.givenName,
-        family_name: input.familyName,
+        givenName: input.givenName,
+        familyName: input.familyName,
         country: input.country.toUpperCase(),
-        is_federated: input.isFederated ? 1 : 0,
-        password_hash: passwordHash,
-        now: new Date().toISOString(),
-      });
-    } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && this.findByEmail(email)) {
-        throw new DuplicateEmailError(email);
-      }
-      throw error;
-    }
-    const user = this.findById(id);
+        isFederated: input.isFederated === true,
+      },
+      passwordHash,
+      new Date().toISOString(),
+    );
+    const user = this.store.findById(id);
     if (!user) throw new Error(`User ${id} vanished right after insert`);
     return user;
   }
 
   /** Returns the user when the email and password match, otherwise undefined (same cost either way). */
   async verifyPassword(email: string, password: string): Promise<User | undefined> {
-    const row = this.statements.byEmail.get(normaliseEmail(email));
-    if (!row || row.password_hash === null) {
-      this.dummyHash ??= argon2.hash('not-a-real-password', HASH_OPTIONS);
+    const found = this.store.credentialsByEmail(normaliseEmail(email));
+    if (!found || found.passwordHash === null) {
+      this.dummyHash ??= hashPassword('not-a-real-password');
       await argon2.verify(await this.dummyHash, password);
       return undefined;
     }
-    return (await argon2.verify(row.password_hash, password)) ? toUser(row) : undefined;
+    return (await argon2.verify(found.passwordHash, password)) ? found.user : undefined;
   }
 
   async setPassword(id: string, password: string): Promise<void> {
-    const hash = await argon2.hash(password, HASH_OPTIONS);
-    this.statements.setPassword.run(hash, new Date().toISOString(), id);
+    this.store.setPasswordHash(id, await hashPassword(password), new Date().toISOString());
   }
 
   /** The stored argon2id hash: null for a user with no password here, undefined for an unknown id. */
   passwordHashOf(id: string): string | null | undefined {
-    return this.statements.passwordHash.get(id)?.password_hash;
+    return this.store.passwordHashOf(id);
   }
 
   /**
@@ -202,21 +108,15 @@ export class Directory {
    * the caller's transaction. Returns whether the hash was replaced.
    */
   replacePasswordHash(id: string, expectedHash: string, newHash: string): boolean {
-    return (
-      this.statements.replacePasswordHash.run(newHash, new Date().toISOString(), id, expectedHash).changes ===
-      1
-    );
+    return this.store.replacePasswordHash(id, expectedHash, newHash, new Date().toISOString());
   }
 
   /** Applies the given changes and returns the stored user, or undefined when the id is unknown. */
   updateProfile(id: string, changes: ProfileChanges): User | undefined {
-    const row = this.statements.update.get({
+    return this.store.updateProfile(
       id,
-      given_name: changes.givenName ?? null,
-      family_name: changes.familyName ?? null,
-      country: changes.country?.toUpperCase() ?? null,
-      now: new Date().toISOString(),
-    });
-    return row && toUser(row);
+      { ...changes, country: changes.country?.toUpperCase() },
+      new Date().toISOString(),
+    );
   }
 }

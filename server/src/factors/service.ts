@@ -1,6 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import {
   API_ERROR_CODES,
+  API_ERRORS,
   INVALID_CODE_ERROR,
   maskEmail,
   REAUTHENTICATION_REQUIRED_ERROR,
@@ -9,33 +10,42 @@ import {
   STEP_UP_TTL_MS,
   type ActiveFactorsData,
   type FactorDetailsResponse,
+  type FactorName,
   type FactorStatus,
   type FactorStatusResponse,
   type GoogleEnrollResponse,
 } from 'shared-auth/contract';
 import type { AccountSessions } from '../auth/sessions.js';
-import type { Db } from '../db/connection.js';
 import type { User } from '../directory/directory.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError, refusal } from '../http/errors.js';
 import type { AccountEvent, Notifier } from '../notifications/types.js';
 import { MailError, type Mailer } from '../mail/mailer.js';
-import { deriveKey, type SecretBox } from './secret-box.js';
-import type { CodePurpose, FactorRow, FactorStore, FactorType, GrantProof } from './store.js';
+import type { Transactions } from '../storage/index.js';
+import { EMAIL_SEND_LIMIT, WRONG_CODE_LIMIT } from '../throttles/limits.js';
 import {
   describeWait,
-  EMAIL_SEND_INTERVAL_MS,
-  MAX_WRONG_CODES,
-  WindowThrottle,
-  WRONG_CODE_WINDOW_MS,
-} from './throttle.js';
+  Throttle,
+  tooManyRequests,
+  type Reservation,
+  type ThrottleEvents,
+} from '../throttles/throttle.js';
+import type { GrantProof, GrantStore } from './grants.js';
+import { deriveKey, type SecretBox } from './secret-box.js';
+import {
+  factorNameOf,
+  type CodePurpose,
+  type FactorRecord,
+  type FactorStore,
+  type FactorType,
+} from './store.js';
 import { checkTotp, newTotpSecret, totpUri } from './totp.js';
 
 /** Email codes: 6 random digits, valid for 10 minutes, single use; a new send replaces the previous one. */
 export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
 export const EMAIL_CODE_DIGITS = 6;
 
-const FACTOR_NAMES: Record<FactorType, string> = {
-  'google-auth': 'Google Authenticator',
+const FACTOR_LABELS: Record<FactorName, string> = {
+  googleAuth: 'Google Authenticator',
   email: 'Email verification',
 };
 
@@ -52,9 +62,13 @@ export interface Actor {
 }
 
 export interface FactorServiceOptions {
-  /** For the transactions that change a factor, end the other sessions and queue the notice together. */
-  db: Db;
+  /** For the changes that end the other sessions and queue the notice together with the factor's. */
+  transactions: Transactions;
   store: FactorStore;
+  grants: GrantStore;
+  /** The wrong-code and email-send throttles' events (limits: throttles/limits.ts). */
+  wrongCodes: ThrottleEvents;
+  emailSends: ThrottleEvents;
   sessions: AccountSessions;
   notifier: Notifier;
   box: SecretBox;
@@ -77,14 +91,13 @@ export function stepUpRequired(): HttpError {
 }
 
 function tooManyWrongCodes(waitMs: number): HttpError {
-  return new HttpError(
-    429,
+  return tooManyRequests(
     `Too many wrong codes. For your security, try again in ${describeWait(waitMs)}.`,
-    { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) },
+    waitMs,
   );
 }
 
-function statusOf(row: FactorRow | undefined): FactorStatus {
+function statusOf(row: FactorRecord | undefined): FactorStatus {
   return row?.status ?? 'NOT_ENROLLED';
 }
 
@@ -94,20 +107,23 @@ function statusOf(row: FactorRow | undefined): FactorStatus {
  * it, so the rules are the same everywhere. Refusals are HttpErrors with a message safe to show.
  */
 export class FactorService {
-  private readonly db: Db;
+  private readonly transactions: Transactions;
   private readonly sessions: AccountSessions;
   private readonly notifier: Notifier;
   private readonly store: FactorStore;
+  private readonly grants: GrantStore;
   private readonly box: SecretBox;
   private readonly codeKey: Buffer;
   private readonly mailer: Mailer;
   private readonly now: () => number;
   private readonly log: FactorServiceOptions['log'];
-  readonly wrongCodes: WindowThrottle;
-  readonly emailSends: WindowThrottle;
+  readonly wrongCodes: Throttle;
+  readonly emailSends: Throttle;
 
-  constructor({ db, store, sessions, notifier, box, key, mailer, now, log }: FactorServiceOptions) {
-    this.db = db;
+  constructor(options: FactorServiceOptions) {
+    const { transactions, store, grants, sessions, notifier, box, key, mailer, now, log } = options;
+    this.transactions = transactions;
+    this.grants = grants;
     this.sessions = sessions;
     this.notifier = notifier;
     this.log = log;
@@ -116,13 +132,13 @@ export class FactorService {
     this.codeKey = deriveKey(key, 'portal email verification codes');
     this.mailer = mailer;
     this.now = now;
-    this.wrongCodes = new WindowThrottle(store, 'wrong-code', MAX_WRONG_CODES, WRONG_CODE_WINDOW_MS, now);
-    this.emailSends = new WindowThrottle(store, 'email-send', 1, EMAIL_SEND_INTERVAL_MS, now);
+    this.wrongCodes = new Throttle(options.wrongCodes, WRONG_CODE_LIMIT, now);
+    this.emailSends = new Throttle(options.emailSends, EMAIL_SEND_LIMIT, now);
   }
 
   // ---- Reading --------------------------------------------------------------------------------------------
 
-  activeTypes(userId: string): FactorType[] {
+  activeTypes(userId: string): FactorName[] {
     return this.store
       .factors(userId)
       .filter((row) => row.status === 'ACTIVE')
@@ -137,28 +153,28 @@ export class FactorService {
   activeFactorsData(user: User): ActiveFactorsData {
     const data: ActiveFactorsData = {};
     for (const type of this.activeTypes(user.id)) {
-      if (type === 'google-auth') data.googleAuth = {};
+      if (type === 'googleAuth') data.googleAuth = {};
       if (type === 'email') data.email = { maskedEmail: maskEmail(user.email) };
     }
     return data;
   }
 
   details(userId: string, type: FactorType): FactorDetailsResponse {
-    const row = this.store.factor(userId, type);
+    const row = this.store.factor(userId, factorNameOf(type));
     const enrolled = row?.status === 'ACTIVE' || row?.status === 'INACTIVE';
-    return { enrolled, enrolledDate: enrolled ? (row?.enrolled_at ?? null) : null };
+    return { enrolled, enrolledDate: enrolled ? (row?.enrolledAt ?? null) : null };
   }
 
-  private statusResponse(userId: string, type: FactorType): FactorStatusResponse {
+  private statusResponse(userId: string, type: FactorName): FactorStatusResponse {
     const row = this.store.factor(userId, type);
-    return { status: statusOf(row), enrolledDate: row?.enrolled_at ?? null };
+    return { status: statusOf(row), enrolledDate: row?.enrolledAt ?? null };
   }
 
   // ---- Step-up grants -------------------------------------------------------------------------------------
 
   /** When the session's step-up ends (ms), or undefined when it has none that is still valid. */
   grantExpiry(userId: string, sessionId: string): number | undefined {
-    return this.store.grantExpiry(userId, sessionId, this.now());
+    return this.grants.factorGrantExpiry(userId, sessionId, this.now());
   }
 
   /** Step-up is needed when the user has an active factor and this session has no valid grant. */
@@ -172,7 +188,7 @@ export class FactorService {
 
   private grant(userId: string, sessionId: string, proof: GrantProof): number {
     const expiresAt = this.now() + STEP_UP_TTL_MS;
-    this.store.putGrant(userId, sessionId, proof, expiresAt);
+    this.grants.put(userId, sessionId, proof, expiresAt);
     return expiresAt;
   }
 
@@ -186,7 +202,7 @@ export class FactorService {
     if (this.hasActiveFactor(actor.user.id)) return;
     const now = this.now();
     const recentSignIn = actor.signedInAt !== undefined && now - actor.signedInAt <= STEP_UP_TTL_MS;
-    if (recentSignIn || this.store.passwordGrantExpiry(actor.user.id, actor.grantKey, now) !== undefined)
+    if (recentSignIn || this.grants.passwordGrantExpiry(actor.user.id, actor.grantKey, now) !== undefined)
       return;
     throw new HttpError(
       403,
@@ -203,12 +219,12 @@ export class FactorService {
 
   /** Ends the step-up grants of every session of the user but the caller's (after a password change). */
   endOtherStepUpGrants(userId: string, keepGrantKey: string): void {
-    this.store.deleteOtherGrants(userId, keepGrantKey);
+    this.grants.deleteOthers(userId, keepGrantKey);
   }
 
   /** Sessions that ended (signed out, revoked) take their grants along; called inside that transaction. */
   endStepUpGrants(userId: string, sessionIds: string[]): void {
-    this.store.deleteGrantsOf(userId, sessionIds);
+    this.grants.deleteOf(userId, sessionIds);
   }
 
   /**
@@ -217,14 +233,12 @@ export class FactorService {
    * with the change itself, so a phishing session that held the password is out the moment 2-step changes.
    */
   private commitFactorChange(actor: Actor, event: AccountEvent, change: () => void): void {
-    this.db
-      .transaction(() => {
-        change();
-        this.sessions.endOtherSessions(actor.user.id, actor.sessionUid);
-        this.store.deleteOtherGrants(actor.user.id, actor.grantKey);
-        this.notifier.queue(actor.user, event, { userAgent: actor.userAgent, at: this.now() });
-      })
-      .immediate();
+    this.transactions.immediate(() => {
+      change();
+      this.sessions.endOtherSessions(actor.user.id, actor.sessionUid);
+      this.grants.deleteOthers(actor.user.id, actor.grantKey);
+      this.notifier.queue(actor.user, event, { userAgent: actor.userAgent, at: this.now() });
+    });
   }
 
   // ---- Codes ----------------------------------------------------------------------------------------------
@@ -238,14 +252,8 @@ export class FactorService {
    * recorded (a full or read-only disk), the storage error answers 503 before anything was checked, the same
    * whatever was guessed. At the limit: 429.
    */
-  private reserveCodeAttempt(userId: string): void {
-    this.db
-      .transaction(() => {
-        const wait = this.wrongCodes.retryAfter(userId);
-        if (wait > 0) throw tooManyWrongCodes(wait);
-        this.wrongCodes.record(userId);
-      })
-      .immediate();
+  private reserveCodeAttempt(userId: string): Reservation {
+    return this.wrongCodes.reserveOrThrow(userId, tooManyWrongCodes);
   }
 
   private codeAccepted(userId: string): void {
@@ -253,27 +261,27 @@ export class FactorService {
   }
 
   /** The reserved attempt stays counted; the one that reaches the limit locks and tells the account holder. */
-  private wrongCode(user: User, userAgent: string | undefined): never {
-    if (this.wrongCodes.count(user.id) >= MAX_WRONG_CODES) {
+  private wrongCode(user: User, userAgent: string | undefined, attempt: Reservation): never {
+    if (this.wrongCodes.locks(attempt)) {
       const event = {
         type: 'account-locked',
         reason: 'verification-code',
         until: this.wrongCodes.lockedUntil(user.id),
       } as const;
       const now = this.now();
-      if (!this.notifier.queuedSince(user.id, event, now - WRONG_CODE_WINDOW_MS)) {
+      if (!this.notifier.queuedSince(user.id, event, now - WRONG_CODE_LIMIT.windowMs)) {
         this.notifier.queue(user, event, { userAgent, at: now });
       }
     }
-    throw new HttpError(400, INVALID_CODE_ERROR);
+    throw refusal(API_ERRORS.invalidCode, INVALID_CODE_ERROR);
   }
 
   /** The TOTP step the code belongs to, or null when it is wrong or a replay. */
-  private totpStep(user: User, row: FactorRow, code: string): number | null {
+  private totpStep(user: User, row: FactorRecord, code: string): number | null {
     let secret: string;
     try {
-      if (!row.secret_enc) throw new Error('no secret stored');
-      secret = this.box.open(row.secret_enc, user.id);
+      if (!row.secretEnc) throw new Error('no secret stored');
+      secret = this.box.open(row.secretEnc, user.id);
     } catch (error) {
       // A key that does not match the sealed secrets (start-up refuses that) or a damaged row: the attempt is
       // already counted, and the answer says the check is unavailable rather than wrong.
@@ -282,7 +290,7 @@ export class FactorService {
         'Retry-After': '60',
       });
     }
-    const result = checkTotp(secret, code, this.now(), row.last_step);
+    const result = checkTotp(secret, code, this.now(), row.lastStep);
     return result.ok ? result.step : null;
   }
 
@@ -294,24 +302,21 @@ export class FactorService {
     const matches =
       stored !== undefined &&
       stored.purpose === purpose &&
-      stored.expires_at > this.now() &&
+      stored.expiresAt > this.now() &&
       /^\d+$/.test(entered) &&
-      timingSafeEqual(Buffer.from(stored.code_hash, 'hex'), Buffer.from(hash, 'hex'));
+      timingSafeEqual(Buffer.from(stored.codeHash, 'hex'), Buffer.from(hash, 'hex'));
     // Deleting by hash makes the use single even if two requests race.
     return matches && this.store.consumeEmailCode(user.id, hash);
   }
 
   /** Sends a new email code (replacing any earlier one); at most one send per user every 30 seconds. */
   async sendEmailCode(user: User, purpose: CodePurpose): Promise<string> {
-    const wait = this.emailSends.retryAfter(user.id);
-    if (wait > 0) {
-      throw new HttpError(
-        429,
+    const send = this.emailSends.reserveOrThrow(user.id, (wait) =>
+      tooManyRequests(
         `A code was sent less than 30 seconds ago. Wait ${describeWait(wait)} before asking for another.`,
-        { 'Retry-After': String(Math.max(1, Math.ceil(wait / 1000))) },
-      );
-    }
-    const sentAt = this.emailSends.record(user.id);
+        wait,
+      ),
+    );
     const code = String(randomInt(0, 10 ** EMAIL_CODE_DIGITS)).padStart(EMAIL_CODE_DIGITS, '0');
     const now = this.now();
     try {
@@ -332,7 +337,7 @@ export class FactorService {
         ].join('\n'),
       });
     } catch (error) {
-      this.emailSends.undo(user.id, sentAt);
+      this.emailSends.undo(send);
       if (this.mailer.transport === 'none' && error instanceof MailError) {
         throw new HttpError(503, error.message);
       }
@@ -340,21 +345,21 @@ export class FactorService {
       throw new HttpError(502, 'The verification email could not be sent. Try again in a moment.');
     }
     this.store.putEmailCode({
-      user_id: user.id,
+      userId: user.id,
       purpose,
-      code_hash: this.codeHash(user.id, purpose, code),
-      sent_at: now,
-      expires_at: now + EMAIL_CODE_TTL_MS,
+      codeHash: this.codeHash(user.id, purpose, code),
+      sentAt: now,
+      expiresAt: now + EMAIL_CODE_TTL_MS,
     });
     return maskEmail(user.email);
   }
 
   // ---- Verification (step-up and sign-in) -----------------------------------------------------------------
 
-  private activeRow(user: User, type: FactorType): FactorRow {
+  private activeRow(user: User, type: FactorName): FactorRecord {
     const row = this.store.factor(user.id, type);
     if (row?.status !== 'ACTIVE') {
-      throw new HttpError(409, `${FACTOR_NAMES[type]} is not turned on for this account`);
+      throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not turned on for this account`);
     }
     return row;
   }
@@ -366,15 +371,16 @@ export class FactorService {
   }
 
   /** Checks a code of an active factor. Throws 400 INVALID_CODE_ERROR, or 429 when throttled. */
-  verifyCode(user: User, type: FactorType, code: string, userAgent?: string): void {
+  verifyCode(user: User, factor: FactorType, code: string, userAgent?: string): void {
+    const type = factorNameOf(factor);
     const row = this.activeRow(user, type);
-    this.reserveCodeAttempt(user.id);
-    if (type === 'google-auth') {
+    const attempt = this.reserveCodeAttempt(user.id);
+    if (type === 'googleAuth') {
       const step = this.totpStep(user, row, code);
-      if (step === null) this.wrongCode(user, userAgent);
+      if (step === null) this.wrongCode(user, userAgent, attempt);
       this.store.setLastStep(user.id, type, step);
     } else if (!this.useEmailCode(user, 'verify', code)) {
-      this.wrongCode(user, userAgent);
+      this.wrongCode(user, userAgent, attempt);
     }
     this.codeAccepted(user.id);
   }
@@ -383,12 +389,12 @@ export class FactorService {
    * Sign-in's second step: the code may come from the authenticator app or from an email the user asked for.
    * One wrong code counts once, whichever factors it was tried against. Returns the factor that matched.
    */
-  verifyAnyFactor(user: User, code: string, userAgent?: string): FactorType {
+  verifyAnyFactor(user: User, code: string, userAgent?: string): FactorName {
     const rows = this.store.factors(user.id).filter((row) => row.status === 'ACTIVE');
-    if (rows.length === 0) throw new HttpError(409, 'This account has no active 2-step factor');
-    this.reserveCodeAttempt(user.id);
+    if (rows.length === 0) throw refusal(API_ERRORS.factorState, 'This account has no active 2-step factor');
+    const attempt = this.reserveCodeAttempt(user.id);
     for (const row of rows) {
-      if (row.type === 'google-auth') {
+      if (row.type === 'googleAuth') {
         const step = this.totpStep(user, row, code);
         if (step !== null) {
           this.store.setLastStep(user.id, row.type, step);
@@ -400,21 +406,25 @@ export class FactorService {
         return row.type;
       }
     }
-    this.wrongCode(user, userAgent);
+    this.wrongCode(user, userAgent, attempt);
   }
 
   /** Step-up verify: a correct code grants this sign-in session 5 minutes. Returns the end (ms). */
-  stepUp(actor: Actor, type: FactorType, code: string): number {
+  stepUp(actor: Actor, factor: FactorType, code: string): number {
+    const type = factorNameOf(factor);
     this.verifyCode(actor.user, type, code, actor.userAgent);
     return this.grant(actor.user.id, actor.grantKey, type);
   }
 
   // ---- Enrolment ------------------------------------------------------------------------------------------
 
-  private refuseIfEnrolled(userId: string, type: FactorType): void {
+  private refuseIfEnrolled(userId: string, type: FactorName): void {
     const status = statusOf(this.store.factor(userId, type));
     if (status === 'ACTIVE' || status === 'INACTIVE') {
-      throw new HttpError(409, `${FACTOR_NAMES[type]} is already set up; remove it first to set it up again`);
+      throw refusal(
+        API_ERRORS.factorState,
+        `${FACTOR_LABELS[type]} is already set up; remove it first to set it up again`,
+      );
     }
   }
 
@@ -422,9 +432,9 @@ export class FactorService {
   enrollGoogle(actor: Actor): GoogleEnrollResponse {
     const { user } = actor;
     this.requireFreshProof(actor);
-    this.refuseIfEnrolled(user.id, 'google-auth');
+    this.refuseIfEnrolled(user.id, 'googleAuth');
     const secret = newTotpSecret();
-    this.store.putPending(user.id, 'google-auth', this.box.seal(secret, user.id), this.now());
+    this.store.putPending(user.id, 'googleAuth', this.box.seal(secret, user.id), this.now());
     return { qrLink: totpUri(secret, user.email), secret };
   }
 
@@ -442,23 +452,24 @@ export class FactorService {
    * A correct code activates a pending factor. It also proves possession of the new factor, so the session
    * gets a step-up grant: a user who just set up their first factor can go on to manage it.
    */
-  activate(actor: Actor, type: FactorType, code: string): FactorStatusResponse {
+  activate(actor: Actor, factor: FactorType, code: string): FactorStatusResponse {
+    const type = factorNameOf(factor);
     const { user } = actor;
     this.requireFreshProof(actor);
     const row = this.store.factor(user.id, type);
     if (row?.status !== 'PENDING_ACTIVATION') {
-      throw new HttpError(
-        409,
-        row ? `${FACTOR_NAMES[type]} is already set up` : `Start setting up ${FACTOR_NAMES[type]} first`,
+      throw refusal(
+        API_ERRORS.factorState,
+        row ? `${FACTOR_LABELS[type]} is already set up` : `Start setting up ${FACTOR_LABELS[type]} first`,
       );
     }
-    this.reserveCodeAttempt(user.id);
+    const attempt = this.reserveCodeAttempt(user.id);
     let step: number | null = null;
-    if (type === 'google-auth') {
+    if (type === 'googleAuth') {
       step = this.totpStep(user, row, code);
-      if (step === null) this.wrongCode(user, actor.userAgent);
+      if (step === null) this.wrongCode(user, actor.userAgent, attempt);
     } else if (!this.useEmailCode(user, 'activate', code)) {
-      this.wrongCode(user, actor.userAgent);
+      this.wrongCode(user, actor.userAgent, attempt);
     }
     this.commitFactorChange(actor, { type: 'factor-activated', factor: type }, () => {
       this.codeAccepted(user.id);
@@ -470,7 +481,8 @@ export class FactorService {
 
   // ---- Turning on and off, removal ------------------------------------------------------------------------
 
-  optIn(actor: Actor, type: FactorType): FactorStatusResponse {
+  optIn(actor: Actor, factor: FactorType): FactorStatusResponse {
+    const type = factorNameOf(factor);
     const { user } = actor;
     this.requireFreshProof(actor);
     const status = statusOf(this.store.factor(user.id, type));
@@ -479,26 +491,27 @@ export class FactorService {
         this.store.setStatus(user.id, type, 'ACTIVE', this.now()),
       );
     } else if (status !== 'ACTIVE') {
-      throw new HttpError(409, `Set up ${FACTOR_NAMES[type]} before turning it on`);
+      throw refusal(API_ERRORS.factorState, `Set up ${FACTOR_LABELS[type]} before turning it on`);
     }
     return this.statusResponse(user.id, type);
   }
 
-  private refuseLastFactor(userId: string, type: FactorType, action: string): void {
+  private refuseLastFactor(userId: string, type: FactorName, action: string): void {
     const active = this.activeTypes(userId);
     if (active.includes(type) && active.length < MIN_ACTIVE_FACTORS_TO_TURN_OFF) {
-      throw new HttpError(
-        409,
+      throw refusal(
+        API_ERRORS.lastFactor,
         `You cannot ${action} your only active 2-step factor: at least ${MIN_ACTIVE_FACTORS_TO_TURN_OFF} active factors are required. Set up another factor first.`,
       );
     }
   }
 
-  optOut(actor: Actor, type: FactorType): FactorStatusResponse {
+  optOut(actor: Actor, factor: FactorType): FactorStatusResponse {
+    const type = factorNameOf(factor);
     const { user } = actor;
     const status = statusOf(this.store.factor(user.id, type));
     if (status === 'NOT_ENROLLED' || status === 'PENDING_ACTIVATION') {
-      throw new HttpError(409, `${FACTOR_NAMES[type]} is not set up`);
+      throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not set up`);
     }
     this.refuseLastFactor(user.id, type, 'turn off');
     if (status === 'ACTIVE') {
@@ -509,7 +522,8 @@ export class FactorService {
     return this.statusResponse(user.id, type);
   }
 
-  reset(actor: Actor, type: FactorType): FactorStatusResponse {
+  reset(actor: Actor, factor: FactorType): FactorStatusResponse {
+    const type = factorNameOf(factor);
     const { user } = actor;
     const status = statusOf(this.store.factor(user.id, type));
     if (status === 'NOT_ENROLLED') return this.statusResponse(user.id, type);
@@ -527,6 +541,8 @@ export class FactorService {
   /** Housekeeping: expired grants and codes, throttle events that no longer count. */
   prune(): number {
     const now = this.now();
-    return this.store.prune(now, now - Math.max(WRONG_CODE_WINDOW_MS, EMAIL_SEND_INTERVAL_MS));
+    return (
+      this.grants.prune(now) + this.store.pruneCodes(now) + this.wrongCodes.prune() + this.emailSends.prune()
+    );
   }
 }

@@ -1,16 +1,80 @@
+import type { FactorName } from 'shared-auth/contract';
 import type { Db } from '../db/connection.js';
 
-/** Factor types as stored and as named in the step-up paths. */
-export type FactorType = 'google-auth' | 'email';
 export type StoredStatus = 'PENDING_ACTIVATION' | 'ACTIVE' | 'INACTIVE';
 export type CodePurpose = 'activate' | 'verify';
-export type ThrottleKind = 'wrong-code' | 'email-send';
-/** What a step-up grant was earned with: a factor's code, or the password again (first factor only). */
-export type GrantProof = FactorType | 'password';
 
-export interface FactorRow {
+/**
+ * The spelling the step-up and multifactor routes used before they read the contract's factor names; the
+ * factor service still accepts it (see `factorNameOf`) until the routes pass `FactorName`.
+ * @deprecated Use `FactorName` from shared-auth/contract.
+ */
+export type FactorType = FactorName | 'google-auth';
+
+/** The contract's name of a factor, from either spelling. */
+export function factorNameOf(type: FactorType): FactorName {
+  return type === 'google-auth' ? 'googleAuth' : type;
+}
+
+/** A user's factor. */
+export interface FactorRecord {
+  userId: string;
+  type: FactorName;
+  status: StoredStatus;
+  /** The sealed authenticator secret (SecretBox); null for email. */
+  secretEnc: string | null;
+  /** The last accepted TOTP step (replays are refused). */
+  lastStep: number | null;
+  /** ISO date, set when activated. */
+  enrolledAt: string | null;
+}
+
+export interface EmailCodeRecord {
+  userId: string;
+  purpose: CodePurpose;
+  codeHash: string;
+  sentAt: number;
+  expiresAt: number;
+}
+
+/** The users' 2-step factors and their pending email codes (one per user). */
+export interface FactorStore {
+  factors(userId: string): FactorRecord[];
+  factor(userId: string, type: FactorName): FactorRecord | undefined;
+  /** Creates the factor, or resets it, as PENDING_ACTIVATION with this secret. */
+  putPending(userId: string, type: FactorName, secretEnc: string | null, now: number): void;
+  /** PENDING_ACTIVATION → ACTIVE; false when the factor was not pending. */
+  activate(userId: string, type: FactorName, lastStep: number | null, now: number): boolean;
+  setStatus(userId: string, type: FactorName, status: StoredStatus, now: number): void;
+  /** Remembers the last accepted TOTP step; never moves it backwards. */
+  setLastStep(userId: string, type: FactorName, step: number): void;
+  deleteFactor(userId: string, type: FactorName): void;
+
+  emailCode(userId: string): EmailCodeRecord | undefined;
+  putEmailCode(code: EmailCodeRecord): void;
+  deleteEmailCode(userId: string): void;
+  /** Deletes the code only if it is still this one; true when it was (so a code is used once, even racing). */
+  consumeEmailCode(userId: string, codeHash: string): boolean;
+  /** Deletes the codes expired at `now`; returns how many. */
+  pruneCodes(now: number): number;
+}
+
+/** As stored in `user_factors.type` (and `stepup_grants.factor`): migration 004's spelling. */
+type StoredFactorType = 'google-auth' | 'email';
+const STORED_TYPE: Record<FactorName, StoredFactorType> = { googleAuth: 'google-auth', email: 'email' };
+const FACTOR_OF_STORED: Record<StoredFactorType, FactorName> = {
+  'google-auth': 'googleAuth',
+  email: 'email',
+};
+
+/** The stored spelling of a factor name. */
+export function storedFactorType(type: FactorName): StoredFactorType {
+  return STORED_TYPE[type];
+}
+
+interface FactorRow {
   user_id: string;
-  type: FactorType;
+  type: StoredFactorType;
   status: StoredStatus;
   secret_enc: string | null;
   last_step: number | null;
@@ -18,7 +82,7 @@ export interface FactorRow {
   updated_at: string;
 }
 
-export interface EmailCodeRow {
+interface EmailCodeRow {
   user_id: string;
   purpose: CodePurpose;
   code_hash: string;
@@ -26,8 +90,19 @@ export interface EmailCodeRow {
   expires_at: number;
 }
 
-/** The SQL of factors, email codes, step-up grants and throttle events; statements are prepared once. */
-export class FactorStore {
+function toRecord(row: FactorRow): FactorRecord {
+  return {
+    userId: row.user_id,
+    type: FACTOR_OF_STORED[row.type],
+    status: row.status,
+    secretEnc: row.secret_enc,
+    lastStep: row.last_step,
+    enrolledAt: row.enrolled_at,
+  };
+}
+
+/** Factors and email codes in SQLite (migration 004); statements are prepared once. */
+export class SqliteFactorStore implements FactorStore {
   private readonly s;
 
   constructor(db: Db) {
@@ -68,152 +143,87 @@ export class FactorStore {
       deleteEmailCodeIf: db.prepare<[string, string]>(
         'DELETE FROM email_codes WHERE user_id = ? AND code_hash = ?',
       ),
-
-      // Step-up grants come from a 2-step code; a 'password' grant (reauthenticate) only lets a user without
-      // any factor turn on the first one.
-      grant: db.prepare<[string, string, number], { expires_at: number }>(
-        `SELECT expires_at FROM stepup_grants
-         WHERE user_id = ? AND session_id = ? AND expires_at > ? AND factor <> 'password'`,
-      ),
-      passwordGrant: db.prepare<[string, string, number], { expires_at: number }>(
-        `SELECT expires_at FROM stepup_grants
-         WHERE user_id = ? AND session_id = ? AND expires_at > ? AND factor = 'password'`,
-      ),
-      // @keys: a JSON array of session keys.
-      deleteGrantsOf: db.prepare<{ user_id: string; keys: string }>(
-        'DELETE FROM stepup_grants WHERE user_id = @user_id AND session_id IN (SELECT value FROM json_each(@keys))',
-      ),
-      deleteOtherGrants: db.prepare<{ user_id: string; keep: string }>(
-        'DELETE FROM stepup_grants WHERE user_id = @user_id AND session_id <> @keep',
-      ),
-      putGrant: db.prepare<{ user_id: string; session_id: string; factor: string; expires_at: number }>(
-        `INSERT INTO stepup_grants (user_id, session_id, factor, expires_at)
-         VALUES (@user_id, @session_id, @factor, @expires_at)
-         ON CONFLICT (user_id, session_id) DO UPDATE SET factor = @factor, expires_at = @expires_at`,
-      ),
-
-      events: db.prepare<[string, string, number], { at: number }>(
-        'SELECT at FROM factor_throttle_events WHERE user_id = ? AND kind = ? AND at > ? ORDER BY at',
-      ),
-      addEvent: db.prepare<[string, string, number]>(
-        'INSERT INTO factor_throttle_events (user_id, kind, at) VALUES (?, ?, ?)',
-      ),
-      removeEvent: db.prepare<[string, string, number]>(
-        `DELETE FROM factor_throttle_events WHERE rowid = (
-           SELECT rowid FROM factor_throttle_events WHERE user_id = ? AND kind = ? AND at = ? LIMIT 1)`,
-      ),
-      clearEvents: db.prepare<[string, string]>(
-        'DELETE FROM factor_throttle_events WHERE user_id = ? AND kind = ?',
-      ),
-
-      pruneGrants: db.prepare<[number]>('DELETE FROM stepup_grants WHERE expires_at <= ?'),
       pruneCodes: db.prepare<[number]>('DELETE FROM email_codes WHERE expires_at <= ?'),
-      pruneEvents: db.prepare<[number]>('DELETE FROM factor_throttle_events WHERE at <= ?'),
     };
   }
 
-  factors(userId: string): FactorRow[] {
-    return this.s.factors.all(userId);
+  factors(userId: string): FactorRecord[] {
+    return this.s.factors.all(userId).map(toRecord);
   }
 
-  factor(userId: string, type: FactorType): FactorRow | undefined {
-    return this.s.factor.get(userId, type);
+  factor(userId: string, type: FactorName): FactorRecord | undefined {
+    const row = this.s.factor.get(userId, STORED_TYPE[type]);
+    return row && toRecord(row);
   }
 
-  putPending(userId: string, type: FactorType, secretEnc: string | null, now: number): void {
+  putPending(userId: string, type: FactorName, secretEnc: string | null, now: number): void {
     this.s.upsertPending.run({
       user_id: userId,
-      type,
+      type: STORED_TYPE[type],
       secret_enc: secretEnc,
       now: new Date(now).toISOString(),
     });
   }
 
-  /** PENDING_ACTIVATION → ACTIVE; false when the factor was not pending. */
-  activate(userId: string, type: FactorType, lastStep: number | null, now: number): boolean {
+  activate(userId: string, type: FactorName, lastStep: number | null, now: number): boolean {
     const result = this.s.activate.run({
       user_id: userId,
-      type,
+      type: STORED_TYPE[type],
       last_step: lastStep,
       now: new Date(now).toISOString(),
     });
     return result.changes === 1;
   }
 
-  setStatus(userId: string, type: FactorType, status: StoredStatus, now: number): void {
-    this.s.setStatus.run({ user_id: userId, type, status, now: new Date(now).toISOString() });
+  setStatus(userId: string, type: FactorName, status: StoredStatus, now: number): void {
+    this.s.setStatus.run({
+      user_id: userId,
+      type: STORED_TYPE[type],
+      status,
+      now: new Date(now).toISOString(),
+    });
   }
 
-  /** Remembers the last accepted TOTP step; never moves it backwards. */
-  setLastStep(userId: string, type: FactorType, step: number): void {
-    this.s.setLastStep.run({ user_id: userId, type, last_step: step });
+  setLastStep(userId: string, type: FactorName, step: number): void {
+    this.s.setLastStep.run({ user_id: userId, type: STORED_TYPE[type], last_step: step });
   }
 
-  deleteFactor(userId: string, type: FactorType): void {
-    this.s.deleteFactor.run(userId, type);
+  deleteFactor(userId: string, type: FactorName): void {
+    this.s.deleteFactor.run(userId, STORED_TYPE[type]);
   }
 
-  emailCode(userId: string): EmailCodeRow | undefined {
-    return this.s.emailCode.get(userId);
+  emailCode(userId: string): EmailCodeRecord | undefined {
+    const row = this.s.emailCode.get(userId);
+    return (
+      row && {
+        userId: row.user_id,
+        purpose: row.purpose,
+        codeHash: row.code_hash,
+        sentAt: row.sent_at,
+        expiresAt: row.expires_at,
+      }
+    );
   }
 
-  putEmailCode(row: EmailCodeRow): void {
-    this.s.putEmailCode.run(row);
+  putEmailCode(code: EmailCodeRecord): void {
+    this.s.putEmailCode.run({
+      user_id: code.userId,
+      purpose: code.purpose,
+      code_hash: code.codeHash,
+      sent_at: code.sentAt,
+      expires_at: code.expiresAt,
+    });
   }
 
   deleteEmailCode(userId: string): void {
     this.s.deleteEmailCode.run(userId);
   }
 
-  /** Deletes the code only if it is still this one; true when it was (so a code is used once, even racing). */
   consumeEmailCode(userId: string, codeHash: string): boolean {
     return this.s.deleteEmailCodeIf.run(userId, codeHash).changes === 1;
   }
 
-  grantExpiry(userId: string, sessionId: string, now: number): number | undefined {
-    return this.s.grant.get(userId, sessionId, now)?.expires_at;
-  }
-
-  passwordGrantExpiry(userId: string, sessionId: string, now: number): number | undefined {
-    return this.s.passwordGrant.get(userId, sessionId, now)?.expires_at;
-  }
-
-  putGrant(userId: string, sessionId: string, proof: GrantProof, expiresAt: number): void {
-    this.s.putGrant.run({ user_id: userId, session_id: sessionId, factor: proof, expires_at: expiresAt });
-  }
-
-  /** Ends the grants of these sessions (they were signed out or revoked). */
-  deleteGrantsOf(userId: string, sessionIds: string[]): number {
-    return this.s.deleteGrantsOf.run({ user_id: userId, keys: JSON.stringify(sessionIds) }).changes;
-  }
-
-  /** Ends the grants of every session of the user but `keepSessionId`. */
-  deleteOtherGrants(userId: string, keepSessionId: string): number {
-    return this.s.deleteOtherGrants.run({ user_id: userId, keep: keepSessionId }).changes;
-  }
-
-  eventsSince(userId: string, kind: ThrottleKind, since: number): number[] {
-    return this.s.events.all(userId, kind, since).map((row) => row.at);
-  }
-
-  addEvent(userId: string, kind: ThrottleKind, at: number): void {
-    this.s.addEvent.run(userId, kind, at);
-  }
-
-  removeEvent(userId: string, kind: ThrottleKind, at: number): void {
-    this.s.removeEvent.run(userId, kind, at);
-  }
-
-  clearEvents(userId: string, kind: ThrottleKind): void {
-    this.s.clearEvents.run(userId, kind);
-  }
-
-  /** Deletes expired grants and codes, and throttle events older than `eventsBefore`. */
-  prune(now: number, eventsBefore: number): number {
-    return (
-      this.s.pruneGrants.run(now).changes +
-      this.s.pruneCodes.run(now).changes +
-      this.s.pruneEvents.run(eventsBefore).changes
-    );
+  pruneCodes(now: number): number {
+    return this.s.pruneCodes.run(now).changes;
   }
 }

@@ -7,6 +7,17 @@ export interface StoredMessage extends MailMessage {
   date: string;
 }
 
+/** How many messages the mailbox keeps; older ones are deleted as new ones arrive. */
+export const MAILBOX_LIMIT = 1000;
+
+/** The development mailbox's messages. */
+export interface MailboxStore {
+  /** Keeps the message (sent at `date`, ISO), and at most `keep` messages in all (the newest). */
+  add(message: MailMessage, date: string, keep: number): void;
+  /** Newest first. */
+  list(limit: number): StoredMessage[];
+}
+
 interface MessageRow {
   id: number;
   to_address: string;
@@ -15,22 +26,11 @@ interface MessageRow {
   created_at: string;
 }
 
-/** How many messages the mailbox keeps; older ones are deleted as new ones arrive. */
-export const MAILBOX_LIMIT = 1000;
-
-/**
- * The development mailbox: messages go into SQLite instead of out to the world, and the developer reads them at
- * /dev/mailbox (HTML) or /dev/mailbox/messages (JSON). It holds every user's codes, so it exists only in the
- * development default or where a deployment asks for it by name (DEV_MAILBOX), never with an https PUBLIC_URL.
- */
-export class Mailbox implements Mailer {
-  readonly transport = 'mailbox' as const;
+/** The mailbox in SQLite (migration 005). */
+export class SqliteMailboxStore implements MailboxStore {
   private readonly s;
 
-  constructor(
-    db: Db,
-    private readonly now: () => number = Date.now,
-  ) {
+  constructor(db: Db) {
     this.s = {
       insert: db.prepare<[string, string, string, string]>(
         'INSERT INTO mailbox_messages (to_address, subject, text, created_at) VALUES (?, ?, ?, ?)',
@@ -42,13 +42,12 @@ export class Mailbox implements Mailer {
     };
   }
 
-  async send(message: MailMessage): Promise<void> {
-    this.s.insert.run(message.to, message.subject, message.text, new Date(this.now()).toISOString());
-    this.s.trim.run(MAILBOX_LIMIT);
+  add(message: MailMessage, date: string, keep: number): void {
+    this.s.insert.run(message.to, message.subject, message.text, date);
+    this.s.trim.run(keep);
   }
 
-  /** Newest first. */
-  list(limit = 100): StoredMessage[] {
+  list(limit: number): StoredMessage[] {
     return this.s.list.all(limit).map((row) => ({
       id: row.id,
       to: row.to_address,
@@ -56,6 +55,29 @@ export class Mailbox implements Mailer {
       text: row.text,
       date: row.created_at,
     }));
+  }
+}
+
+/**
+ * The development mailbox: messages go into storage instead of out to the world, and the developer reads them at
+ * /dev/mailbox (HTML) or /dev/mailbox/messages (JSON). It holds every user's codes, so it exists only in the
+ * development default or where a deployment asks for it by name (DEV_MAILBOX), never with an https PUBLIC_URL.
+ */
+export class Mailbox implements Mailer {
+  readonly transport = 'mailbox' as const;
+
+  constructor(
+    private readonly store: MailboxStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async send(message: MailMessage): Promise<void> {
+    this.store.add(message, new Date(this.now()).toISOString(), MAILBOX_LIMIT);
+  }
+
+  /** Newest first. */
+  list(limit = 100): StoredMessage[] {
+    return this.store.list(limit);
   }
 
   async close(): Promise<void> {}

@@ -21,48 +21,57 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 60 * 60 * 1000);
 }
 
-interface ClaimedRow {
+/** A notice claimed for sending. */
+export interface ClaimedNotice {
   id: number;
   user_id: string;
   to_address: string;
   subject: string;
   text: string;
+  /** Sends tried so far, this one included. */
   attempts: number;
 }
 
-export interface OutboxOptions {
-  db: Db;
-  mailer: Mailer;
-  /** The app's clock (ms since the epoch). */
-  now: () => number;
-  log: FastifyBaseLogger;
-  /** PUBLIC_URL: the notices link to the portal's Password and Security pages. */
-  portalUrl: string;
+/** The outbox's rows: notices waiting to be sent, sent, or given up. */
+export interface OutboxStore {
+  /**
+   * Adds a notice, due at `now`. Synchronous: runs inside the transaction of the change the notice is about, so
+   * the change and its notice commit together.
+   */
+  add(notice: { userId: string; to: string; subject: string; text: string }, now: number): void;
+  /**
+   * Claims up to `batch` due notices (tried fewer than `maxAttempts` times) for `claimMs`, in one atomic step for
+   * every process that shares the storage, so two senders never take the same notice while its claim lasts.
+   */
+  claimDue(now: number, claimMs: number, maxAttempts: number, batch: number): ClaimedNotice[];
+  markSent(id: number, now: number): void;
+  /** Records a failed send; the notice is due again at `nextAttemptAt`. */
+  markFailed(id: number, nextAttemptAt: number, error: string): void;
+  /** Gives a claimed, unsent notice back (its attempt does not count), due at `now`. */
+  release(id: number, now: number): void;
+  /** Whether a notice with this subject was added for the user since `since` (ms). */
+  addedSince(userId: string, subject: string, since: number): boolean;
+  /** Deletes notices added before `before` that were sent or tried `maxAttempts` times; returns how many. */
+  prune(before: number, maxAttempts: number): number;
 }
 
-/**
- * Notices to the account holder, as an outbox in SQLite: `queue()` writes a row in the caller's transaction,
- * and senders deliver due rows afterwards through the mail transport. A sender claims rows (bumps their
- * next_attempt_at, in one IMMEDIATE transaction) before sending, so concurrent sweeps, in this process or
- * another, never send a row twice while its claim lasts. Delivery is at least once: a process that dies
- * between sending and marking leaves the row to be sent again when its claim expires.
- */
-export class Outbox implements Notifier {
+/** The outbox in SQLite (migration 006's `notifications`). */
+export class SqliteOutboxStore implements OutboxStore {
   private readonly s;
-  private readonly claim: (now: number) => ClaimedRow[];
-  private readonly running = new Set<Promise<void>>();
-  private kickScheduled = false;
-  private timer: NodeJS.Timeout | undefined;
-  private closed = false;
+  private readonly claim: (
+    now: number,
+    claimMs: number,
+    maxAttempts: number,
+    batch: number,
+  ) => ClaimedNotice[];
 
-  constructor(private readonly options: OutboxOptions) {
-    const { db } = options;
+  constructor(db: Db) {
     this.s = {
       insert: db.prepare<[string, string, string, string, number, number]>(
         `INSERT INTO notifications (user_id, to_address, subject, text, created_at, next_attempt_at)
          VALUES (?, ?, ?, ?, ?, ?)`,
       ),
-      due: db.prepare<[number, number, number], ClaimedRow>(
+      due: db.prepare<[number, number, number], ClaimedNotice>(
         `SELECT id, user_id, to_address, subject, text, attempts FROM notifications
          WHERE sent_at IS NULL AND next_attempt_at <= ? AND attempts < ?
          ORDER BY next_attempt_at, id LIMIT ?`,
@@ -79,7 +88,7 @@ export class Outbox implements Notifier {
       release: db.prepare<[number, number]>(
         'UPDATE notifications SET attempts = attempts - 1, next_attempt_at = ? WHERE id = ? AND sent_at IS NULL',
       ),
-      queuedSince: db.prepare<[string, string, number]>(
+      addedSince: db.prepare<[string, string, number]>(
         'SELECT 1 FROM notifications WHERE user_id = ? AND subject = ? AND created_at >= ? LIMIT 1',
       ),
       prune: db.prepare<[number, number]>(
@@ -87,18 +96,75 @@ export class Outbox implements Notifier {
       ),
     };
     // IMMEDIATE: the write lock is taken before the read, so two senders cannot both see a row as due.
-    const claim = db.transaction((now: number) => {
-      const rows = this.s.due.all(now, MAX_ATTEMPTS, BATCH_SIZE);
-      for (const row of rows) this.s.take.run(now + CLAIM_MS, row.id);
+    const claim = db.transaction((now: number, claimMs: number, maxAttempts: number, batch: number) => {
+      const rows = this.s.due.all(now, maxAttempts, batch);
+      for (const row of rows) this.s.take.run(now + claimMs, row.id);
       return rows.map((row) => ({ ...row, attempts: row.attempts + 1 }));
     });
-    this.claim = (now) => claim.immediate(now);
+    this.claim = (now, claimMs, maxAttempts, batch) => claim.immediate(now, claimMs, maxAttempts, batch);
+  }
+
+  add(notice: { userId: string; to: string; subject: string; text: string }, now: number): void {
+    this.s.insert.run(notice.userId, notice.to, notice.subject, notice.text, now, now);
+  }
+
+  claimDue(now: number, claimMs: number, maxAttempts: number, batch: number): ClaimedNotice[] {
+    return this.claim(now, claimMs, maxAttempts, batch);
+  }
+
+  markSent(id: number, now: number): void {
+    this.s.sent.run(now, id);
+  }
+
+  markFailed(id: number, nextAttemptAt: number, error: string): void {
+    this.s.failed.run(nextAttemptAt, error, id);
+  }
+
+  release(id: number, now: number): void {
+    this.s.release.run(now, id);
+  }
+
+  addedSince(userId: string, subject: string, since: number): boolean {
+    return this.s.addedSince.get(userId, subject, since) !== undefined;
+  }
+
+  prune(before: number, maxAttempts: number): number {
+    return this.s.prune.run(before, maxAttempts).changes;
+  }
+}
+
+export interface OutboxOptions {
+  store: OutboxStore;
+  mailer: Mailer;
+  /** The app's clock (ms since the epoch). */
+  now: () => number;
+  log: FastifyBaseLogger;
+  /** PUBLIC_URL: the notices link to the portal's Password and Security pages. */
+  portalUrl: string;
+}
+
+/**
+ * Notices to the account holder, as an outbox (OutboxStore): `queue()` writes a row in the caller's transaction,
+ * and senders deliver due rows afterwards through the mail transport. A sender claims rows (bumps their
+ * next_attempt_at, in one IMMEDIATE transaction) before sending, so concurrent sweeps, in this process or
+ * another, never send a row twice while its claim lasts. Delivery is at least once: a process that dies
+ * between sending and marking leaves the row to be sent again when its claim expires.
+ */
+export class Outbox implements Notifier {
+  private readonly store: OutboxStore;
+  private readonly running = new Set<Promise<void>>();
+  private kickScheduled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(private readonly options: OutboxOptions) {
+    this.store = options.store;
   }
 
   queue(recipient: NotificationRecipient, event: AccountEvent, context: EventContext): void {
     const { subject, text } = composeNotice(event, context, this.options.portalUrl);
     const now = this.options.now();
-    this.s.insert.run(recipient.id, recipient.email, subject, text, now, now);
+    this.store.add({ userId: recipient.id, to: recipient.email, subject, text }, now);
     this.kick();
   }
 
@@ -107,7 +173,7 @@ export class Outbox implements Notifier {
    * one notice per lockout period instead of one per lockout of a sliding window.
    */
   queuedSince(recipientId: string, event: AccountEvent, since: number): boolean {
-    return this.s.queuedSince.get(recipientId, subjectOf(event), since) !== undefined;
+    return this.store.addedSince(recipientId, subjectOf(event), since);
   }
 
   /**
@@ -132,9 +198,9 @@ export class Outbox implements Notifier {
 
   private async deliverBatches(): Promise<void> {
     while (!this.closed) {
-      let rows: ClaimedRow[];
+      let rows: ClaimedNotice[];
       try {
-        rows = this.claim(this.options.now());
+        rows = this.store.claimDue(this.options.now(), CLAIM_MS, MAX_ATTEMPTS, BATCH_SIZE);
       } catch (error) {
         this.options.log.warn({ err: error }, 'account notices: could not claim due notices');
         return;
@@ -147,7 +213,7 @@ export class Outbox implements Notifier {
     }
   }
 
-  private async send(row: ClaimedRow): Promise<void> {
+  private async send(row: ClaimedNotice): Promise<void> {
     const { mailer, log, now } = this.options;
     let failure: unknown;
     try {
@@ -157,12 +223,12 @@ export class Outbox implements Notifier {
     }
     try {
       if (failure === undefined) {
-        this.s.sent.run(now(), row.id);
+        this.store.markSent(row.id, now());
         return;
       }
       const message = failure instanceof Error ? failure.message : String(failure);
       const givenUp = row.attempts >= MAX_ATTEMPTS;
-      this.s.failed.run(now() + retryDelayMs(row.attempts), message.slice(0, 500), row.id);
+      this.store.markFailed(row.id, now() + retryDelayMs(row.attempts), message.slice(0, 500));
       log.warn(
         { err: failure, notification: row.id, userId: row.user_id, attempts: row.attempts },
         givenUp ? 'account notice not sent: given up' : 'account notice not sent: will retry',
@@ -175,9 +241,9 @@ export class Outbox implements Notifier {
   }
 
   /** Gives a claimed, unsent row back at shutdown, so the next start sends it at once. */
-  private release(row: ClaimedRow): void {
+  private release(row: ClaimedNotice): void {
     try {
-      this.s.release.run(this.options.now(), row.id);
+      this.store.release(row.id, this.options.now());
     } catch (error) {
       this.options.log.warn(
         { err: error, notification: row.id },
@@ -188,7 +254,7 @@ export class Outbox implements Notifier {
 
   /** Deletes rows sent or given up more than RETENTION_MS ago. */
   prune(): number {
-    return this.s.prune.run(this.options.now() - RETENTION_MS, MAX_ATTEMPTS).changes;
+    return this.store.prune(this.options.now() - RETENTION_MS, MAX_ATTEMPTS);
   }
 
   /** Waits for the sends in flight, then delivers whatever is due now (tests, and anyone who must know). */

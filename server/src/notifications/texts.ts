@@ -1,4 +1,4 @@
-import type { FactorType } from '../factors/store.js';
+import type { FactorName } from 'shared-auth/contract';
 import { describeBrowser } from './browser.js';
 import type { AccountEvent, EventContext } from './types.js';
 
@@ -8,8 +8,8 @@ export interface Notice {
 }
 
 /** The factors as the Security page and the verification emails name them. */
-const FACTOR_NAMES: Record<FactorType, string> = {
-  'google-auth': 'Google Authenticator',
+const FACTOR_NAMES: Record<FactorName, string> = {
+  googleAuth: 'Google Authenticator',
   email: 'Email verification',
 };
 

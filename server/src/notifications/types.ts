@@ -1,14 +1,14 @@
-import type { FactorType } from '../factors/store.js';
+import type { FactorName } from 'shared-auth/contract';
 
 /** What happened to an account, for the notice mailed to its address. */
 export type AccountEvent =
   | { type: 'password-changed' }
   /** A factor was set up and its first code accepted. */
-  | { type: 'factor-activated'; factor: FactorType }
+  | { type: 'factor-activated'; factor: FactorName }
   /** A set-up factor was turned back on (opt-in). */
-  | { type: 'factor-turned-on'; factor: FactorType }
-  | { type: 'factor-turned-off'; factor: FactorType }
-  | { type: 'factor-removed'; factor: FactorType }
+  | { type: 'factor-turned-on'; factor: FactorName }
+  | { type: 'factor-turned-off'; factor: FactorName }
+  | { type: 'factor-removed'; factor: FactorName }
   /** A throttle reached its limit: attempts of this kind are refused until `until` (ms since the epoch). */
   | { type: 'account-locked'; reason: 'sign-in' | 'password' | 'verification-code'; until: number };
 

@@ -42,10 +42,38 @@ export interface SqliteOidcStoreOptions {
 }
 
 /**
+ * The embedded provider's storage: oidc-provider's models (sessions, grants, codes, refresh tokens,
+ * interactions) and what the API asks of them on every call (is a token's session and grant still there).
+ */
+export interface ProviderStore {
+  /** The factory oidc-provider's `adapter` setting takes. */
+  readonly factory: AdapterFactory;
+  adapterFor(model: string): Adapter;
+  /** Deletes rows past their expiry; returns how many went. */
+  deleteExpired(): number;
+  /**
+   * Whether an access token's sign-in session (`sid`) and grant (`gid`) of this account still exist and the
+   * token itself was not revoked. Runs on every authenticated call.
+   */
+  isTokenAlive(token: { accountId: string; sid: string; gid: string; jti: string }): boolean;
+  /** Refuses an access token (a JWT, not stored) until it expires: /v1/revoke of an access token. */
+  revokeAccessToken(jti: string, expiresAt: number): void;
+  /** When the account's session `uid` signed in (loginTs, seconds), or undefined when it no longer exists. */
+  sessionLoginTime(accountId: string, sessionUid: string): number | undefined;
+  /**
+   * Ends every provider session of the account except `keepSessionUid`, with what belongs to them. Synchronous:
+   * runs inside the caller's transaction.
+   */
+  revokeAccountExcept(accountId: string, keepSessionUid: string | undefined): RevokedSessions;
+  /** The live grants of an account with the session each belongs to. */
+  grantsOfAccount(accountId: string): { grantId: string; sessionUid: string | null }[];
+}
+
+/**
  * oidc-provider's storage (sessions, grants, codes, refresh tokens, interactions) in the portal's SQLite file.
  * Every write is a synchronous statement, committed before the provider goes on.
  */
-export class SqliteOidcStore {
+export class SqliteOidcStore implements ProviderStore {
   private readonly statements;
   private readonly onSessionsEnded: NonNullable<SqliteOidcStoreOptions['onSessionsEnded']>;
 

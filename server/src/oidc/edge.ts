@@ -21,6 +21,7 @@ import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config/index.js';
 import { isStorageUnavailableError } from '../db/errors.js';
 import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from '../plugins/errors.js';
+import { retryAfterSeconds } from '../throttles/throttle.js';
 import { escapeHtml, page } from './html.js';
 import { providerCors } from './okta-compat.js';
 import { OKTA_ROUTES } from './provider.js';
@@ -68,7 +69,7 @@ export class AddressLimiter {
       this.windows.set(address, entry);
     }
     entry.count += 1;
-    return entry.count > this.limit ? Math.max(1, Math.ceil((entry.resetAt - now) / 1000)) : 0;
+    return entry.count > this.limit ? retryAfterSeconds(entry.resetAt - now) : 0;
   }
 }
 

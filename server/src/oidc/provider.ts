@@ -1,7 +1,7 @@
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../config/index.js';
 import type { Directory } from '../directory/directory.js';
-import type { SqliteOidcStore } from './adapter.js';
+import type { ProviderStore } from './adapter.js';
 import { claimsOf, SCOPE_CLAIMS, SUPPORTED_SCOPES } from './claims.js';
 import { allowInlineScript, escapeHtml, page } from './html.js';
 import type { SigningKeys } from './keys.js';
@@ -36,7 +36,7 @@ interface RegistersResponseModes {
 export interface ProviderDeps {
   config: AppConfig;
   directory: Directory;
-  store: SqliteOidcStore;
+  store: ProviderStore;
   keys: SigningKeys;
   cookieKeys: string[];
 }

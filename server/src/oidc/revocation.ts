@@ -1,14 +1,14 @@
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import type { SqliteOidcStore } from './adapter.js';
+import type { ProviderStore } from './adapter.js';
 
 /**
  * RFC 7009 for the provider's access tokens. They are JWTs that oidc-provider does not store, so its
  * /v1/revoke finds nothing to delete and answers 200 while the token would still open the API until it expires.
- * This records the token's `jti` until then; the API's session check refuses it (SqliteOidcStore.isTokenAlive).
+ * This records the token's `jti` until then; the API's session check refuses it (ProviderStore.isTokenAlive).
  * Only a token of this issuer, presented by the client it was issued to, is recorded; anything else is left to
  * the provider (a refresh token, which it revokes with its whole grant, or an unknown string).
  */
-export function accessTokenRevoker(jwks: JSONWebKeySet, issuer: string, store: SqliteOidcStore) {
+export function accessTokenRevoker(jwks: JSONWebKeySet, issuer: string, store: ProviderStore) {
   const keys = createLocalJWKSet(jwks);
   return async function revokeAccessToken(form: URLSearchParams): Promise<boolean> {
     const token = form.get('token');

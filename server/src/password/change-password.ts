@@ -1,24 +1,28 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import {
+  API_ERRORS,
   failedPasswordRules,
   PASSWORD_CHANGE_ERRORS,
   PASSWORD_RULE_SERVER_ERRORS,
+  type ApiErrorAnswer,
   type PasswordChangeRequest,
 } from 'shared-auth/contract';
-import type { Db } from '../db/connection.js';
 import { hashPassword, passwordMatches, type Directory } from '../directory/directory.js';
 import type { Actor, FactorService } from '../factors/service.js';
 import { HttpError } from '../http/errors.js';
 import type { RevokedSessions } from '../oidc/adapter.js';
 import type { AccountSessions } from '../auth/sessions.js';
 import type { Notifier } from '../notifications/types.js';
-import { PASSWORD_CHANGE_WINDOW_MS, PasswordChangeThrottle } from './throttle.js';
+import type { Transactions } from '../storage/index.js';
+import { PASSWORD_CHANGE_LIMIT } from '../throttles/limits.js';
+import { retryAfterSeconds, Throttle, type ThrottleEvents } from '../throttles/throttle.js';
 
 export interface PasswordChangeDeps {
-  db: Db;
+  transactions: Transactions;
   directory: Directory;
-  throttle: PasswordChangeThrottle;
+  /** Wrong passwords per user (PASSWORD_CHANGE_LIMIT), shared by the password change and reauthenticate. */
+  throttle: Throttle;
   factors: FactorService;
   sessions: AccountSessions;
   notifier: Notifier;
@@ -32,31 +36,29 @@ export interface PasswordChangeOutcome {
   revoked: RevokedSessions;
 }
 
+/** The password throttle over its stored events: PASSWORD_CHANGE_LIMIT, per user. */
+export function passwordThrottle(events: ThrottleEvents, now: () => number): Throttle {
+  return new Throttle(events, PASSWORD_CHANGE_LIMIT, now);
+}
+
 /**
- * The password rules' collaborators, built once per app: the password change and "Confirm it's you" share them,
- * and so share one throttle of wrong passwords.
+ * The password rules' collaborators, built once per app by the password plugin (`app.passwords`): the password
+ * change and "Confirm it's you" share them, and so share one throttle of wrong passwords.
+ * @deprecated Routes call `app.passwords.change` / `app.passwords.reauthenticate` instead.
  */
 export function passwordDepsOf(app: FastifyInstance): PasswordChangeDeps {
-  return {
-    db: app.db,
-    directory: app.directory,
-    throttle: new PasswordChangeThrottle(app.db, { now: () => app.now() }),
-    factors: app.factors,
-    sessions: app.accountSessions,
-    notifier: app.notifier,
-    now: () => app.now(),
-  };
+  return app.passwords.deps;
 }
 
 /** What a refusal measured so far, for the Server-Timing header of a failed attempt. */
 export class PasswordChangeRefusal extends HttpError {
   constructor(
-    statusCode: number,
+    answer: ApiErrorAnswer,
     message: string,
     readonly verifyMs: number | undefined,
     headers: Record<string, string> = {},
   ) {
-    super(statusCode, message, headers);
+    super(answer.status, message, headers, answer.code);
   }
 }
 
@@ -73,23 +75,34 @@ export async function verifyCurrentPassword(
 ): Promise<{ verifyMs: number; hash: string }> {
   const { user } = actor;
   const hash = deps.directory.passwordHashOf(user.id);
-  if (hash === undefined) throw new PasswordChangeRefusal(404, 'The account no longer exists', undefined);
-  if (hash === null) throw new PasswordChangeRefusal(409, PASSWORD_CHANGE_ERRORS.noLocalPassword, undefined);
+  if (hash === undefined)
+    throw new PasswordChangeRefusal(API_ERRORS.notFound, 'The account no longer exists', undefined);
+  if (hash === null)
+    throw new PasswordChangeRefusal(
+      API_ERRORS.noLocalPassword,
+      PASSWORD_CHANGE_ERRORS.noLocalPassword,
+      undefined,
+    );
 
-  const reservation = deps.throttle.reserve(user.id);
+  // Counted before argon2 runs; an attempt that cannot be recorded is refused with the storage error (503).
+  const reservation = deps.throttle.reserveOrThrow(user.id, (waitMs) => {
+    const seconds = retryAfterSeconds(waitMs);
+    return new HttpError(429, PASSWORD_CHANGE_ERRORS.throttled(seconds), { 'Retry-After': String(seconds) });
+  });
   const started = performance.now();
   const matches = await passwordMatches(hash, password);
   const verifyMs = performance.now() - started;
   if (!matches) {
-    const event = { type: 'account-locked', reason: 'password', until: reservation.lockedUntil() } as const;
+    const until = deps.throttle.lockedUntil(user.id);
+    const event = { type: 'account-locked', reason: 'password', until } as const;
     const now = deps.now();
     if (
-      reservation.locksIfWrong &&
-      !deps.notifier.queuedSince(user.id, event, now - PASSWORD_CHANGE_WINDOW_MS)
+      deps.throttle.locks(reservation) &&
+      !deps.notifier.queuedSince(user.id, event, now - PASSWORD_CHANGE_LIMIT.windowMs)
     ) {
       deps.notifier.queue(user, event, { userAgent: actor.userAgent, at: now });
     }
-    throw new PasswordChangeRefusal(400, wrongMessage, verifyMs);
+    throw new PasswordChangeRefusal(API_ERRORS.wrongPassword, wrongMessage, verifyMs);
   }
   return { verifyMs, hash };
 }
@@ -108,7 +121,8 @@ export async function changePassword(
   { OldPassword, NewPassword }: PasswordChangeRequest,
 ): Promise<PasswordChangeOutcome> {
   const { user } = actor;
-  if (user.isFederated) throw new PasswordChangeRefusal(403, PASSWORD_CHANGE_ERRORS.federated, undefined);
+  if (user.isFederated)
+    throw new PasswordChangeRefusal(API_ERRORS.federatedUser, PASSWORD_CHANGE_ERRORS.federated, undefined);
   deps.factors.requireStepUp(user.id, actor.grantKey);
 
   const failed = failedPasswordRules({
@@ -118,7 +132,7 @@ export async function changePassword(
   });
   if (failed.length > 0) {
     const message = failed.map((id) => PASSWORD_RULE_SERVER_ERRORS[id]).join(' ');
-    throw new PasswordChangeRefusal(400, message, undefined);
+    throw new PasswordChangeRefusal(API_ERRORS.passwordPolicy, message, undefined);
   }
 
   const { verifyMs, hash: currentHash } = await verifyCurrentPassword(
@@ -132,23 +146,21 @@ export async function changePassword(
   const newHash = await hashPassword(NewPassword);
   const hashMs = performance.now() - hashStart;
 
-  const revoked = deps.db
-    .transaction(() => {
-      if (!deps.directory.replacePasswordHash(user.id, currentHash, newHash)) {
-        // Another change of this user's password committed while this one was hashing.
-        throw new PasswordChangeRefusal(
-          409,
-          'The password was changed by another request meanwhile. Use the new current password and try again.',
-          verifyMs,
-        );
-      }
-      deps.throttle.clear(user.id);
-      const ended = deps.sessions.endOtherSessions(user.id, actor.sessionUid);
-      deps.factors.endOtherStepUpGrants(user.id, actor.grantKey);
-      deps.notifier.queue(user, { type: 'password-changed' }, { userAgent: actor.userAgent, at: deps.now() });
-      return ended;
-    })
-    .immediate();
+  const revoked = deps.transactions.immediate(() => {
+    if (!deps.directory.replacePasswordHash(user.id, currentHash, newHash)) {
+      // Another change of this user's password committed while this one was hashing.
+      throw new PasswordChangeRefusal(
+        API_ERRORS.concurrentChange,
+        'The password was changed by another request meanwhile. Use the new current password and try again.',
+        verifyMs,
+      );
+    }
+    deps.throttle.clear(user.id);
+    const ended = deps.sessions.endOtherSessions(user.id, actor.sessionUid);
+    deps.factors.endOtherStepUpGrants(user.id, actor.grantKey);
+    deps.notifier.queue(user, { type: 'password-changed' }, { userAgent: actor.userAgent, at: deps.now() });
+    return ended;
+  });
 
   return { verifyMs, hashMs, revoked };
 }

@@ -1,6 +1,6 @@
-import { REAUTHENTICATION_WRONG_PASSWORD_ERROR } from 'shared-auth/contract';
+import { API_ERRORS, REAUTHENTICATION_WRONG_PASSWORD_ERROR } from 'shared-auth/contract';
 import type { Actor } from '../factors/service.js';
-import { HttpError } from '../http/errors.js';
+import { refusal } from '../http/errors.js';
 import { verifyCurrentPassword, type PasswordChangeDeps } from './change-password.js';
 
 /**
@@ -15,7 +15,10 @@ export async function reauthenticate(
 ): Promise<{ expiresAt: number; verifyMs: number }> {
   const { user } = actor;
   if (deps.factors.hasActiveFactor(user.id)) {
-    throw new HttpError(409, 'This account has 2-step verification: verify with one of its factors instead.');
+    throw refusal(
+      API_ERRORS.hasActiveFactor,
+      'This account has 2-step verification: verify with one of its factors instead.',
+    );
   }
   const { verifyMs } = await verifyCurrentPassword(
     deps,

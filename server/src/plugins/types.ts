@@ -3,7 +3,8 @@ import type { Db } from '../db/connection.js';
 import type { Directory, User } from '../directory/directory.js';
 import type { AccessTokenClaims, TokenVerifier } from '../auth/verifier.js';
 import type { SigningKeys } from '../oidc/keys.js';
-import type { SqliteOidcStore } from '../oidc/adapter.js';
+import type { ProviderStore } from '../oidc/adapter.js';
+import type { Storage } from '../storage/index.js';
 import type { AccountSessions } from '../auth/sessions.js';
 
 /** The signed-in caller of an /api request, set by the auth hook. */
@@ -17,13 +18,16 @@ declare module 'fastify' {
     config: AppConfig;
     /** The clock of time-based limits (ms since the epoch); buildApp's `now` option replaces it in tests. */
     now: () => number;
+    /** Every domain's store (plugins/app/storage.ts). */
+    storage: Storage;
+    /** The SQLite connection under `storage`: health probes and start-up checks only. */
     db: Db;
     directory: Directory;
     tokenVerifier: TokenVerifier;
     /** Present in embedded mode only. */
     signingKeys: SigningKeys | null;
     /** The embedded provider's store (sessions, grants, refresh tokens); null in Okta mode. */
-    oidcStore: SqliteOidcStore | null;
+    oidcStore: ProviderStore | null;
     /** The sign-in sessions behind access tokens (the provider's, or the Okta org's). */
     accountSessions: AccountSessions;
   }

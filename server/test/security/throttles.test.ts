@@ -21,8 +21,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { apiPaths, INVALID_CODE_ERROR } from 'shared-auth/contract';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WINDOW_MS as SIGN_IN_WINDOW_MS } from '../../src/oidc/interactions/throttle.js';
-import { WRONG_CODE_WINDOW_MS } from '../../src/factors/throttle.js';
+import { SIGN_IN_LIMIT, WRONG_CODE_LIMIT } from '../../src/throttles/limits.js';
 import {
   authorizeUrl,
   CookieJar,
@@ -110,9 +109,9 @@ describe('limits on the app clock', () => {
     const throttled = await activate(totp(secret, t.clock.now));
     expect(throttled.status).toBe(429);
     expect(throttled.data.error).toMatch(TOO_MANY_CODES);
-    expect(throttled.response.headers['retry-after']).toBe(String(WRONG_CODE_WINDOW_MS / 1000));
+    expect(throttled.response.headers['retry-after']).toBe(String(WRONG_CODE_LIMIT.windowMs / 1000));
 
-    t.clock.advance(WRONG_CODE_WINDOW_MS - 1_000);
+    t.clock.advance(WRONG_CODE_LIMIT.windowMs - 1_000);
     // The sign-in is now about 5 minutes old: turning on a first factor needs the password again.
     const confirmed = await call(t.app, 'POST', apiPaths.reauthenticate(sub), {
       token: s.token,
@@ -141,9 +140,9 @@ describe('limits on the app clock', () => {
     expect(throttled.statusCode).toBe(429);
     expect(throttled.headers['content-type']).toMatch(/^text\/html/);
     expect(alertOf(throttled)).toMatch(TOO_MANY_CODES);
-    expect(throttled.headers['retry-after']).toBe(String(WRONG_CODE_WINDOW_MS / 1000));
+    expect(throttled.headers['retry-after']).toBe(String(WRONG_CODE_LIMIT.windowMs / 1000));
 
-    t.clock.advance(WRONG_CODE_WINDOW_MS);
+    t.clock.advance(WRONG_CODE_LIMIT.windowMs);
     const done = await signIn.post({ code: totp(secret, t.clock.now) });
     expect(done.statusCode).toBe(303);
     const tokens = await signIn.tokens(done);
@@ -168,9 +167,9 @@ describe('limits on the app clock', () => {
       'Too many failed sign-in attempts for this email. Try again in 15 minutes.',
     );
     // The first failure was 10 s ago.
-    expect(throttled.headers['retry-after']).toBe(String(SIGN_IN_WINDOW_MS / 1000 - 10));
+    expect(throttled.headers['retry-after']).toBe(String(SIGN_IN_LIMIT.windowMs / 1000 - 10));
 
-    t.clock.advance(SIGN_IN_WINDOW_MS - 10_000);
+    t.clock.advance(SIGN_IN_LIMIT.windowMs - 10_000);
     const done = await signIn.post({ email: account.user.email, password: account.password });
     expect(done.statusCode).toBe(303);
     expect((await signIn.tokens(done)).access_token).toBeTruthy();

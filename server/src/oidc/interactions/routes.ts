@@ -20,7 +20,8 @@ import {
 } from './pages.js';
 import { SignInKeys } from './secrets.js';
 import { buildSteps, PASSWORD_STEP } from './steps.js';
-import { SignInThrottle, WINDOW_MS } from './throttle.js';
+import { SIGN_IN_LIMIT } from '../../throttles/limits.js';
+import { Throttle, type ThrottleEvents } from '../../throttles/throttle.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -49,12 +50,14 @@ export interface InteractionRoutesOptions {
   directory: Directory;
   /** 2-step factors: accounts with an active one get the verification-code step. */
   factors: FactorService;
+  /** Failed sign-ins' stored events (`Storage.throttles.signIn`). */
+  signInEvents: ThrottleEvents;
 }
 
 /** The provider's interaction pages, mounted at `{mount}/interaction/:uid`. */
 export async function interactionRoutes(
   fastify: FastifyInstance,
-  { config, provider, directory, factors }: InteractionRoutesOptions,
+  { config, provider, directory, factors, signInEvents }: InteractionRoutesOptions,
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `${config.oidcMountPath}${INTERACTION_PATH}`;
@@ -65,11 +68,11 @@ export async function interactionRoutes(
   const steps = buildSteps({
     directory,
     factors,
-    throttle: new SignInThrottle(fastify.db, now),
+    throttle: new Throttle(signInEvents, SIGN_IN_LIMIT, now),
     notifier: fastify.notifier,
     hashEmail: (email) => keys.sign('throttle-key', email),
     now,
-    lockMs: WINDOW_MS,
+    lockMs: SIGN_IN_LIMIT.windowMs,
   });
 
   const html = (reply: FastifyReply, statusCode: number, body: string) =>

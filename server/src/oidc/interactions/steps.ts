@@ -10,7 +10,7 @@ import type { Directory, User } from '../../directory/directory.js';
 import { normaliseEmail } from '../../directory/directory.js';
 import type { FactorService } from '../../factors/service.js';
 import { HttpError } from '../../http/errors.js';
-import type { Outbox } from '../../notifications/outbox.js';
+import type { Notifier } from '../../notifications/types.js';
 import { INVALID_CODE_ERROR } from 'shared-auth/contract';
 import type { Device } from './device-cookie.js';
 import {
@@ -22,7 +22,18 @@ import {
   WRONG_CREDENTIALS,
   WRONG_VERIFICATION_CODE,
 } from './pages.js';
-import { deviceKey, emailKey, type SignInThrottle } from './throttle.js';
+import { retryAfterSeconds, type Throttle } from '../../throttles/throttle.js';
+
+/** The throttle key of a browser the account does not know: the email as typed, normalised and hashed (no
+ * address or mistyped password is stored in clear), with `hash` a keyed hash of the server's. */
+export function emailKey(normalisedEmail: string, hash: (value: string) => string): string {
+  return `email:${hash(normalisedEmail)}`;
+}
+
+/** The throttle key of a browser that signed in to this account before (its device cookie). */
+export function deviceKey(deviceId: string, accountId: string): string {
+  return `device:${deviceId}:${accountId}`;
+}
 
 export type StepOutcome =
   /** Show the step's page again, e.g. with an error (and headers such as Retry-After on a 429). */
@@ -58,9 +69,10 @@ export const PASSWORD_STEP = 'password';
 
 export interface PasswordStepDeps {
   directory: Directory;
-  throttle: SignInThrottle;
+  /** Failed sign-ins per key (SIGN_IN_LIMIT), reserved before argon2 runs. */
+  throttle: Throttle;
   /** Tells the account holder when strangers' failures lock their email. */
-  notifier: Pick<Outbox, 'queue' | 'queuedSince'>;
+  notifier: Notifier;
   /** A keyed hash of the server's, for the email throttle keys. */
   hashEmail: (normalisedEmail: string) => string;
   /** The app's clock. */
@@ -79,7 +91,7 @@ export function passwordStep(
     const event = {
       type: 'account-locked',
       reason: 'sign-in',
-      until: at + throttle.retryAfter(key),
+      until: at + throttle.retryAfterMs(key),
     } as const;
     if (notifier.queuedSince(user.id, event, at - lockMs)) return;
     notifier.queue({ id: user.id, email: user.email }, event, { at, userAgent });
@@ -109,7 +121,7 @@ export function passwordStep(
           kind: 'again',
           statusCode: 429,
           html: signInPage({ action, csrf, email, error: tooManyAttempts(reserved.retryAfterMs) }),
-          headers: { 'Retry-After': String(Math.ceil(reserved.retryAfterMs / 1000)) },
+          headers: { 'Retry-After': String(retryAfterSeconds(reserved.retryAfterMs)) },
         };
       }
       const user = await directory.verifyPassword(email, password);
@@ -122,7 +134,8 @@ export function passwordStep(
           html: signInPage({ action, csrf, email, error: WRONG_CREDENTIALS }),
         };
       }
-      throttle.succeeded(reserved.reservation);
+      // A right password: the reservation and every failure of its key are forgotten.
+      throttle.clear(key);
       const next = nextStepAfterPassword(user);
       return next
         ? { kind: 'next', step: next, accountId: user.id, amr: ['pwd'] }
@@ -147,7 +160,7 @@ export function verificationCodeStep(directory: Directory, factors: FactorServic
     return verificationCodePage({
       action,
       csrf,
-      authenticator: active.includes('google-auth'),
+      authenticator: active.includes('googleAuth'),
       email: active.includes('email'),
       ...extra,
     });

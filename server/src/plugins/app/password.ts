@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { passwordThrottle } from '../../password/change-password.js';
+import { passwordService, type PasswordService } from '../../password/service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The password change and "Confirm it's you", sharing one throttle of wrong passwords. */
+    passwords: PasswordService;
+  }
+}
+
+/**
+ * Password. Provides `app.passwords`, built once: the routes call it. Depends on: storage (transactions, the
+ * throttle's events), directory, factors (step-up, grants), token-verification (the sessions a change ends),
+ * notifications.
+ */
+export default fp(
+  async function passwordPlugin(app: FastifyInstance) {
+    const now = () => app.now();
+    app.decorate(
+      'passwords',
+      passwordService({
+        transactions: app.storage.transactions,
+        directory: app.directory,
+        throttle: passwordThrottle(app.storage.throttles.passwordChange, now),
+        factors: app.factors,
+        sessions: app.accountSessions,
+        notifier: app.notifier,
+        now,
+      }),
+    );
+  },
+  {
+    name: 'password',
+    dependencies: ['storage', 'directory', 'factors', 'token-verification', 'notifications'],
+  },
+);

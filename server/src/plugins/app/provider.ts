@@ -1,0 +1,104 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { answerStorageErrorsWith503, providerEdge } from '../../oidc/edge.js';
+import { interactionRoutes } from '../../oidc/interactions/routes.js';
+import { loadCookieKeys } from '../../oidc/keys.js';
+import { providerCors, readRevokeRequest, RevokeRequestError } from '../../oidc/okta-compat.js';
+import { accessTokenRevoker } from '../../oidc/revocation.js';
+import { createProvider, INTERACTION_PATH, OKTA_ROUTES } from '../../oidc/provider.js';
+import { userinfoRoutes } from '../../oidc/userinfo.js';
+
+const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * Provider: the embedded identity provider (node-oidc-provider), mounted with middie at `/oauth2/default`, with
+ * its sign-in pages and userinfo as Fastify routes under the same prefix; deletes expired provider records
+ * every 10 minutes. Off in Okta mode. Provides no decorator. Depends on: storage (the sign-in throttle),
+ * directory, token-verification (signing keys, the provider store, the verifier), factors (the sign-in's
+ * second step), notifications (lock notices).
+ */
+export default fp(
+  async function oidcPlugin(app: FastifyInstance) {
+    const { config, directory, signingKeys, oidcStore: store } = app;
+    if (!config.embedded || !signingKeys || !store) {
+      app.log.info(
+        { issuer: config.issuer },
+        'embedded identity provider off: verifying tokens of the Okta org',
+      );
+      return;
+    }
+
+    const provider = createProvider({
+      config,
+      directory,
+      store,
+      keys: signingKeys,
+      cookieKeys: loadCookieKeys(config.DATA_DIR),
+    });
+    provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'identity provider error'));
+    answerStorageErrorsWith503(provider);
+
+    store.deleteExpired();
+    const cleanup = setInterval(() => {
+      const removed = store.deleteExpired();
+      if (removed > 0) app.log.debug({ removed }, 'expired provider records deleted');
+    }, CLEANUP_INTERVAL_MS);
+    cleanup.unref();
+    app.addHook('onClose', async () => clearInterval(cleanup));
+
+    const handle = provider.callback();
+    // /v1/revoke: the form is read once here; an access token (a JWT the provider does not store) is recorded
+    // as revoked, then the provider handles the request as usual (a refresh token ends its whole grant).
+    const revokeAccessToken = accessTokenRevoker(signingKeys.publicJwks, config.issuer, store);
+    const revoke = async (req: IncomingMessage) => {
+      const { request, form } = await readRevokeRequest(req);
+      if (await revokeAccessToken(form)) app.log.info('access token revoked');
+      return request;
+    };
+    const cors = providerCors(config.allowedOrigins);
+    // Paths under the mount that are Fastify routes, not the provider's.
+    const ownRoutes = (url: string) =>
+      url.startsWith(`${INTERACTION_PATH}/`) || url.split('?')[0] === OKTA_ROUTES.userinfo;
+
+    // First: the host pinned to PUBLIC_URL, per-address limits, state/nonce caps (src/oidc/edge.ts).
+    app.use(config.oidcMountPath, providerEdge(config, app.now));
+    app.use(
+      config.oidcMountPath,
+      (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
+        cors(req, res, (error) => {
+          if (error || res.writableEnded) return next(error);
+          // middie strips the mount path from req.url.
+          const url = req.url ?? '/';
+          if (ownRoutes(url)) return next();
+          const isRevoke = req.method === 'POST' && url.split('?')[0] === OKTA_ROUTES.revocation;
+          if (!isRevoke) return void handle(req, res);
+          revoke(req).then(
+            (request) => handle(request, res),
+            (failure: unknown) => {
+              if (!(failure instanceof RevokeRequestError)) return next(failure);
+              res.statusCode = failure.statusCode;
+              res.setHeader('Content-Type', 'application/json; charset=utf-8');
+              res.setHeader('Cache-Control', 'no-store');
+              res.end(JSON.stringify({ error: failure.error, error_description: failure.description }));
+            },
+          );
+        });
+      },
+    );
+
+    await app.register(interactionRoutes, {
+      config,
+      provider,
+      directory,
+      factors: app.factors,
+      signInEvents: app.storage.throttles.signIn,
+    });
+    await app.register(userinfoRoutes, { config, directory, verifier: app.tokenVerifier });
+    app.log.info({ issuer: config.issuer }, 'embedded identity provider on');
+  },
+  {
+    name: 'provider',
+    dependencies: ['storage', 'directory', 'token-verification', 'factors', 'notifications'],
+  },
+);
