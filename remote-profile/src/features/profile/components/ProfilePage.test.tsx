@@ -132,6 +132,20 @@ describe('ProfilePage', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Edit My Profile' })).toHaveFocus());
   });
 
+  it('takes any ok answer as saved, and shows what was sent when the answer does not repeat it', async () => {
+    // Spec section 7: "An ok answer means saved", whatever the body says.
+    updateProfileMock.mockResolvedValue({} as Awaited<ReturnType<typeof updateProfileMock>>);
+    renderPage();
+    await userEvent.click(screen.getByRole('button', { name: 'Edit My Profile' }));
+    await userEvent.clear(await screen.findByLabelText('Last Name'));
+    await userEvent.type(screen.getByLabelText('Last Name'), 'Pleasance');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
+    expect(screen.getByText('Pleasance')).toBeInTheDocument();
+    expect(screen.getByText('Alice')).toBeInTheDocument();
+  });
+
   it('on failure closes the dialog, shows no toast and applies nothing', async () => {
     updateProfileMock.mockRejectedValue(new ApiError('Last name must be at most 50 characters', 400));
     renderPage();
