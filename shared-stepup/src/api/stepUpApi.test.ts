@@ -2,46 +2,60 @@ import { ApiError, type ApiClient } from 'shared-auth';
 import { getChallenge, sendEmailChallenge, verifyStepUp } from './stepUpApi.js';
 
 /** The shared client already parses the JSON text and turns refusals into ApiError (tested in shared-auth). */
-function clientWith(calls: { get?: jest.Mock; post?: jest.Mock }): ApiClient {
-  return calls as unknown as ApiClient;
+function clientWith(request: jest.Mock): ApiClient {
+  return { request } as unknown as ApiClient;
 }
 
 describe('step-up calls', () => {
   it("GETs the user's challenge and passes the signal on", async () => {
     const response = { challengeUser: true, activeFactorsData: { googleAuth: {} } };
-    const get = jest.fn().mockResolvedValue({ data: response });
+    const request = jest.fn().mockResolvedValue({ status: 200, data: response });
     const { signal } = new AbortController();
-    await expect(getChallenge(clientWith({ get }), '00u1', { signal })).resolves.toEqual(response);
-    expect(get).toHaveBeenCalledWith('/api/stepup/00u1/challenge', { signal });
+    await expect(getChallenge(clientWith(request), '00u1', { signal })).resolves.toEqual(response);
+    expect(request).toHaveBeenCalledWith({ method: 'GET', url: '/api/stepup/00u1/challenge', signal });
   });
 
   it('sends the email code and verifies a code, each with the signal', async () => {
-    const post = jest
+    const request = jest
       .fn()
-      .mockResolvedValueOnce({ data: { status: 'SENT', maskedEmail: 'a....e@example.com' } })
-      .mockResolvedValueOnce({ data: { status: 'VERIFIED', expiresAt: '2026-03-07T10:05:00.000Z' } });
+      .mockResolvedValueOnce({ status: 200, data: { status: 'SENT', maskedEmail: 'a....e@example.com' } })
+      .mockResolvedValueOnce({
+        status: 200,
+        data: { status: 'VERIFIED', expiresAt: '2026-03-07T10:05:00.000Z' },
+      });
     const { signal } = new AbortController();
-    await sendEmailChallenge(clientWith({ post }), '00u1', { signal });
-    await verifyStepUp(clientWith({ post }), '00u1', 'email', '123456', { signal });
-    expect(post).toHaveBeenNthCalledWith(1, '/api/stepup/00u1/email/challenge', {}, { signal });
-    expect(post).toHaveBeenNthCalledWith(
-      2,
-      '/api/stepup/00u1/email/verify',
-      { passCode: '123456' },
-      { signal },
-    );
+    await sendEmailChallenge(clientWith(request), '00u1', { signal });
+    await verifyStepUp(clientWith(request), '00u1', 'email', '123456', { signal });
+    expect(request).toHaveBeenNthCalledWith(1, {
+      method: 'POST',
+      url: '/api/stepup/00u1/email/challenge',
+      data: {},
+      signal,
+    });
+    expect(request).toHaveBeenNthCalledWith(2, {
+      method: 'POST',
+      url: '/api/stepup/00u1/email/verify',
+      data: { passCode: '123456' },
+      signal,
+    });
   });
 
-  it("passes the server's refusal on, and rejects answers outside the contract", async () => {
-    const refusal = new ApiError('ERROR: invalid code', 400);
+  it('takes any ok answer of send and verify as done (spec: an ok answer means sent / verified)', async () => {
+    const request = jest.fn().mockResolvedValue({ status: 200, data: 'OK' });
+    await expect(sendEmailChallenge(clientWith(request), '00u1')).resolves.toBeUndefined();
+    await expect(verifyStepUp(clientWith(request), '00u1', 'google-auth', '123456')).resolves.toBeUndefined();
+  });
+
+  it("passes the server's refusal on, and rejects a challenge answer outside the contract", async () => {
+    const refusal = new ApiError('ERROR: invalid code', 400, 'invalid_code');
     await expect(
-      verifyStepUp(clientWith({ post: jest.fn().mockRejectedValue(refusal) }), '00u1', 'google-auth', '1'),
+      verifyStepUp(clientWith(jest.fn().mockRejectedValue(refusal)), '00u1', 'google-auth', '1'),
     ).rejects.toBe(refusal);
     await expect(
       getChallenge(
-        clientWith({ get: jest.fn().mockResolvedValue({ data: { challengeUser: 'yes' } }) }),
+        clientWith(jest.fn().mockResolvedValue({ status: 200, data: { challengeUser: 'yes' } })),
         '00u1',
       ),
-    ).rejects.toThrow();
+    ).rejects.toMatchObject({ name: 'ApiError', status: 200, code: 'invalid_response' });
   });
 });

@@ -1,45 +1,44 @@
 import {
-  apiPaths,
-  challengeResponseSchema,
-  sendChallengeResponseSchema,
-  stepUpVerifyResponseSchema,
+  apiCallers,
+  STEP_UP_PATH_SEGMENTS,
   type ApiClient,
+  type CallOptions,
   type ChallengeResponse,
+  type StepUpPathSegment,
 } from 'shared-auth';
 
 /** Per-call options: a signal ends the request when the screen that asked for it goes away. */
-export interface RequestOptions {
-  signal?: AbortSignal;
-}
+export type RequestOptions = CallOptions;
 
 /** GET /api/stepup/{sub}/challenge */
 export async function getChallenge(
   client: ApiClient,
   sub: string,
-  { signal }: RequestOptions = {},
+  options: RequestOptions = {},
 ): Promise<ChallengeResponse> {
-  const { data } = await client.get<unknown>(apiPaths.stepUpChallenge(sub), { signal });
-  return challengeResponseSchema.parse(data);
+  return apiCallers.stepUpChallenge(client, { params: { sub } }, options);
 }
 
-/** POST /api/stepup/{sub}/email/challenge: sends a code to the account's email. */
+/** POST /api/stepup/{sub}/email/challenge: sends a code to the account's email; any ok answer means sent. */
 export async function sendEmailChallenge(
   client: ApiClient,
   sub: string,
-  { signal }: RequestOptions = {},
+  options: RequestOptions = {},
 ): Promise<void> {
-  const { data } = await client.post<unknown>(apiPaths.stepUpSendChallenge(sub, 'email'), {}, { signal });
-  sendChallengeResponseSchema.parse(data);
+  await apiCallers.stepUpSendChallenge(
+    client,
+    { params: { sub, factor: STEP_UP_PATH_SEGMENTS.email }, body: {} },
+    options,
+  );
 }
 
-/** POST /api/stepup/{sub}/{google-auth|email}/verify with the passCode; resolves when verified. */
+/** POST /api/stepup/{sub}/{google-auth|email}/verify with the passCode; any ok answer means verified. */
 export async function verifyStepUp(
   client: ApiClient,
   sub: string,
-  factor: 'google-auth' | 'email',
+  factor: StepUpPathSegment,
   passCode: string,
-  { signal }: RequestOptions = {},
+  options: RequestOptions = {},
 ): Promise<void> {
-  const { data } = await client.post<unknown>(apiPaths.stepUpVerify(sub, factor), { passCode }, { signal });
-  stepUpVerifyResponseSchema.parse(data);
+  await apiCallers.stepUpVerify(client, { params: { sub, factor }, body: { passCode } }, options);
 }

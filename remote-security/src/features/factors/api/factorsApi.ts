@@ -1,85 +1,92 @@
 import {
-  apiPaths,
-  emailEnrollResponseSchema,
-  factorDetailsResponseSchema,
-  factorStatusResponseSchema,
-  googleEnrollResponseSchema,
+  apiCallers,
+  API_ERROR_CODES,
   INVALID_CODE_ERROR,
   isApiError,
   type ApiClient,
+  type CallOptions,
   type FactorDetailsResponse,
+  type FactorName,
   type FactorStatusResponse,
   type GoogleEnrollResponse,
 } from 'shared-auth';
-import type { FactorKind } from '../model/enrolment.js';
 
-const PATH_NAME: Record<FactorKind, 'googleauth' | 'email'> = { googleAuth: 'googleauth', email: 'email' };
+const factorCalls = apiCallers.multifactor;
 
 export async function getDetails(
   client: ApiClient,
-  factor: FactorKind,
+  factor: FactorName,
   sub: string,
+  options: CallOptions = {},
 ): Promise<FactorDetailsResponse> {
-  const { data } = await client.get<unknown>(apiPaths.multifactor(PATH_NAME[factor], sub, 'details'));
-  return factorDetailsResponseSchema.parse(data);
+  return factorCalls[factor].details(client, { params: { sub } }, options);
 }
 
-export async function enrollGoogle(client: ApiClient, sub: string): Promise<GoogleEnrollResponse> {
-  const { data } = await client.post<unknown>(apiPaths.multifactor('googleauth', sub, 'enroll'), {});
-  return googleEnrollResponseSchema.parse(data);
+export async function enrollGoogle(
+  client: ApiClient,
+  sub: string,
+  options: CallOptions = {},
+): Promise<GoogleEnrollResponse> {
+  return factorCalls.googleAuth.enroll(client, { params: { sub }, body: {} }, options);
 }
 
 /** Sends the activation code to the account's email. */
-export async function enrollEmail(client: ApiClient, sub: string): Promise<void> {
-  const { data } = await client.post<unknown>(apiPaths.multifactor('email', sub, 'enroll'), {});
-  emailEnrollResponseSchema.parse(data);
+export async function enrollEmail(client: ApiClient, sub: string, options: CallOptions = {}): Promise<void> {
+  await factorCalls.email.enroll(client, { params: { sub }, body: {} }, options);
 }
 
 export type ActivateResult = { ok: true; status: FactorStatusResponse } | { ok: false };
 
-/** `{ ok: false }` for the spec's wrong-code answer ('ERROR: invalid code'); any other failure throws. */
+/**
+ * A wrong code: the `invalid_code` refusal, or (from a server of the spec, which sends no codes) its text
+ * 'ERROR: invalid code'.
+ */
+function isWrongCode(error: unknown): boolean {
+  if (!isApiError(error)) return false;
+  if (error.code !== undefined) return error.code === API_ERROR_CODES.invalidCode;
+  return error.message === INVALID_CODE_ERROR;
+}
+
+/** `{ ok: false }` for a wrong code; any other failure throws. */
 export async function activate(
   client: ApiClient,
-  factor: FactorKind,
+  factor: FactorName,
   sub: string,
   code: string,
+  options: CallOptions = {},
 ): Promise<ActivateResult> {
   try {
-    const { data } = await client.post<unknown>(apiPaths.multifactor(PATH_NAME[factor], sub, 'activate'), {
-      code,
-    });
-    return { ok: true, status: factorStatusResponseSchema.parse(data) };
+    const status = await factorCalls[factor].activate(client, { params: { sub }, body: { code } }, options);
+    return { ok: true, status };
   } catch (error) {
-    if (isApiError(error) && error.message === INVALID_CODE_ERROR) return { ok: false };
+    if (isWrongCode(error)) return { ok: false };
     throw error;
   }
 }
 
 export async function optIn(
   client: ApiClient,
-  factor: FactorKind,
+  factor: FactorName,
   sub: string,
+  options: CallOptions = {},
 ): Promise<FactorStatusResponse> {
-  const { data } = await client.put<unknown>(apiPaths.multifactor(PATH_NAME[factor], sub, 'opt-in'), {});
-  return factorStatusResponseSchema.parse(data);
+  return factorCalls[factor].optIn(client, { params: { sub }, body: {} }, options);
 }
 
 export async function optOut(
   client: ApiClient,
-  factor: FactorKind,
+  factor: FactorName,
   sub: string,
+  options: CallOptions = {},
 ): Promise<FactorStatusResponse> {
-  const { data } = await client.delete<unknown>(apiPaths.multifactor(PATH_NAME[factor], sub, 'opt-out'));
-  return factorStatusResponseSchema.parse(data);
+  return factorCalls[factor].optOut(client, { params: { sub } }, options);
 }
 
 export async function reset(
   client: ApiClient,
-  factor: FactorKind,
+  factor: FactorName,
   sub: string,
+  options: CallOptions = {},
 ): Promise<FactorStatusResponse> {
-  const { data } = await client.delete<unknown>(apiPaths.multifactor(PATH_NAME[factor], sub, 'reset'), {
-    data: { optOut: true },
-  });
-  return factorStatusResponseSchema.parse(data);
+  return factorCalls[factor].reset(client, { params: { sub }, body: { optOut: true } }, options);
 }

@@ -1,4 +1,4 @@
-import { apiPaths, stepUpVerifyResponseSchema, type ApiClient } from 'shared-auth';
+import { apiCallers, type ApiClient, type CallOptions } from 'shared-auth';
 
 /**
  * POST /api/stepup/{sub}/reauthenticate with the account's password ("Confirm it's you"): lets this sign-in turn
@@ -8,8 +8,7 @@ export async function reauthenticate(
   client: ApiClient,
   sub: string,
   password: string,
-  { signal }: { signal?: AbortSignal } = {},
+  options: CallOptions = {},
 ): Promise<void> {
-  const { data } = await client.post<unknown>(apiPaths.reauthenticate(sub), { password }, { signal });
-  stepUpVerifyResponseSchema.parse(data);
+  await apiCallers.reauthenticate(client, { params: { sub }, body: { password } }, options);
 }
