@@ -31,13 +31,7 @@ import {
 } from '../throttles/throttle.js';
 import type { GrantProof, GrantStore } from './grants.js';
 import { deriveKey, type SecretBox } from './secret-box.js';
-import {
-  factorNameOf,
-  type CodePurpose,
-  type FactorRecord,
-  type FactorStore,
-  type FactorType,
-} from './store.js';
+import type { CodePurpose, FactorRecord, FactorStore } from './store.js';
 import { checkTotp, newTotpSecret, totpUri } from './totp.js';
 
 /** Email codes: 6 random digits, valid for 10 minutes, single use; a new send replaces the previous one. */
@@ -159,8 +153,8 @@ export class FactorService {
     return data;
   }
 
-  details(userId: string, type: FactorType): FactorDetailsResponse {
-    const row = this.store.factor(userId, factorNameOf(type));
+  details(userId: string, type: FactorName): FactorDetailsResponse {
+    const row = this.store.factor(userId, type);
     const enrolled = row?.status === 'ACTIVE' || row?.status === 'INACTIVE';
     return { enrolled, enrolledDate: enrolled ? (row?.enrolledAt ?? null) : null };
   }
@@ -371,8 +365,7 @@ export class FactorService {
   }
 
   /** Checks a code of an active factor. Throws 400 INVALID_CODE_ERROR, or 429 when throttled. */
-  verifyCode(user: User, factor: FactorType, code: string, userAgent?: string): void {
-    const type = factorNameOf(factor);
+  verifyCode(user: User, type: FactorName, code: string, userAgent?: string): void {
     const row = this.activeRow(user, type);
     const attempt = this.reserveCodeAttempt(user.id);
     if (type === 'googleAuth') {
@@ -410,8 +403,7 @@ export class FactorService {
   }
 
   /** Step-up verify: a correct code grants this sign-in session 5 minutes. Returns the end (ms). */
-  stepUp(actor: Actor, factor: FactorType, code: string): number {
-    const type = factorNameOf(factor);
+  stepUp(actor: Actor, type: FactorName, code: string): number {
     this.verifyCode(actor.user, type, code, actor.userAgent);
     return this.grant(actor.user.id, actor.grantKey, type);
   }
@@ -452,8 +444,7 @@ export class FactorService {
    * A correct code activates a pending factor. It also proves possession of the new factor, so the session
    * gets a step-up grant: a user who just set up their first factor can go on to manage it.
    */
-  activate(actor: Actor, factor: FactorType, code: string): FactorStatusResponse {
-    const type = factorNameOf(factor);
+  activate(actor: Actor, type: FactorName, code: string): FactorStatusResponse {
     const { user } = actor;
     this.requireFreshProof(actor);
     const row = this.store.factor(user.id, type);
@@ -481,8 +472,7 @@ export class FactorService {
 
   // ---- Turning on and off, removal ------------------------------------------------------------------------
 
-  optIn(actor: Actor, factor: FactorType): FactorStatusResponse {
-    const type = factorNameOf(factor);
+  optIn(actor: Actor, type: FactorName): FactorStatusResponse {
     const { user } = actor;
     this.requireFreshProof(actor);
     const status = statusOf(this.store.factor(user.id, type));
@@ -506,8 +496,7 @@ export class FactorService {
     }
   }
 
-  optOut(actor: Actor, factor: FactorType): FactorStatusResponse {
-    const type = factorNameOf(factor);
+  optOut(actor: Actor, type: FactorName): FactorStatusResponse {
     const { user } = actor;
     const status = statusOf(this.store.factor(user.id, type));
     if (status === 'NOT_ENROLLED' || status === 'PENDING_ACTIVATION') {
@@ -522,8 +511,7 @@ export class FactorService {
     return this.statusResponse(user.id, type);
   }
 
-  reset(actor: Actor, factor: FactorType): FactorStatusResponse {
-    const type = factorNameOf(factor);
+  reset(actor: Actor, type: FactorName): FactorStatusResponse {
     const { user } = actor;
     const status = statusOf(this.store.factor(user.id, type));
     if (status === 'NOT_ENROLLED') return this.statusResponse(user.id, type);

@@ -4,18 +4,6 @@ import type { Db } from '../db/connection.js';
 export type StoredStatus = 'PENDING_ACTIVATION' | 'ACTIVE' | 'INACTIVE';
 export type CodePurpose = 'activate' | 'verify';
 
-/**
- * The spelling the step-up and multifactor routes used before they read the contract's factor names; the
- * factor service still accepts it (see `factorNameOf`) until the routes pass `FactorName`.
- * @deprecated Use `FactorName` from shared-auth/contract.
- */
-export type FactorType = FactorName | 'google-auth';
-
-/** The contract's name of a factor, from either spelling. */
-export function factorNameOf(type: FactorType): FactorName {
-  return type === 'google-auth' ? 'googleAuth' : type;
-}
-
 /** A user's factor. */
 export interface FactorRecord {
   userId: string;
