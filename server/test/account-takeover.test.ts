@@ -120,6 +120,7 @@ describe('row 2: an access token of an ended session is refused at once, by /api
     expect(api.statusCode).toBe(401);
     expect(api.json()).toEqual({
       error: 'The sign-in session of this access token has ended; sign in again',
+      code: 'unauthorized',
     });
     expect(api.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
     expect((await userinfo(t.app, browser.token)).statusCode).toBe(401);
@@ -231,7 +232,7 @@ describe('row 1: turning on the first factor needs a fresh sign-in or the passwo
       body: { password: 'Not-The-Password-1' },
     });
     expect(wrong.status).toBe(400);
-    expect(wrong.data).toEqual({ error: REAUTHENTICATION_WRONG_PASSWORD_ERROR });
+    expect(wrong.data).toEqual({ error: REAUTHENTICATION_WRONG_PASSWORD_ERROR, code: 'wrong_password' });
 
     const confirmed = await call(t.app, 'POST', apiPaths.reauthenticate(sub), {
       token: session.token,
@@ -537,6 +538,7 @@ describe('row 10 (second half): an authenticator secret that cannot be opened', 
     expect(answer.status).toBe(503);
     expect(answer.data).toEqual({
       error: 'Authenticator codes cannot be checked right now. Try again later.',
+      code: 'service_unavailable',
     });
     const counted = t.app.db
       .prepare("SELECT count(*) AS n FROM factor_throttle_events WHERE user_id = ? AND kind = 'wrong-code'")

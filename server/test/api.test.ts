@@ -94,7 +94,7 @@ describe('GET /api/profile/:sub/isfederated', () => {
       headers: bearer(alice.token),
     });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: 'You can only access your own account' });
+    expect(response.json()).toEqual({ error: 'You can only access your own account', code: 'forbidden_sub' });
   });
 });
 
@@ -141,7 +141,10 @@ describe('PUT /api/profile/:sub/update', () => {
   it('refuses federated users with 403', async () => {
     const response = await update(sam.token, sam.sub, { firstName: 'Samuel' });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: 'Federated users cannot edit their profile' });
+    expect(response.json()).toEqual({
+      error: 'Federated users cannot edit their profile',
+      code: 'federated_user',
+    });
     expect(t.app.directory.findById(sam.sub)?.givenName).toBe('Sam');
   });
 
@@ -207,7 +210,7 @@ describe('bearer token checks on /api', () => {
       const response = await t.app.inject({ url: url(), headers });
       expect(response.statusCode).toBe(401);
       expect(response.headers['www-authenticate']).toBe('Bearer');
-      expect(response.json()).toEqual({ error: expect.stringContaining('Sign in') });
+      expect(response.json()).toEqual({ error: expect.stringContaining('Sign in'), code: 'unauthorized' });
     }
     const put = await t.app.inject({
       method: 'PUT',
@@ -273,7 +276,7 @@ describe('bearer token checks on /api', () => {
     const response = await t.app.inject({ url: url(), headers: bearer(await make()) });
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
-    expect(response.json()).toEqual({ error: message });
+    expect(response.json()).toEqual({ error: message, code: 'unauthorized' });
   });
 
   it('accepts a well-formed token signed by the provider key, of a live session (the minting helper is sound)', async () => {
@@ -299,7 +302,7 @@ describe('bearer token checks on /api', () => {
       headers: bearer(tokens.access_token),
     });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ error: 'The signed-in user no longer exists' });
+    expect(response.json()).toEqual({ error: 'The signed-in user no longer exists', code: 'unauthorized' });
   });
 });
 

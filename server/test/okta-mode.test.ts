@@ -162,7 +162,7 @@ describe('Okta mode', () => {
         headers: { authorization: `Bearer ${await oktaToken(claims)}` },
       });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error });
+      expect(response.json()).toEqual({ error, code: 'unauthorized' });
     }
     expect(t.app.directory.findById('00uOtherApp0000000001')).toBeUndefined();
   });
@@ -193,9 +193,11 @@ describe('Okta mode', () => {
       });
       expect(await call({ ...scopes, cid: '0oaSomeOtherApp' })).toEqual({
         error: 'The access token was issued to another application',
+        code: 'unauthorized',
       });
       expect(await call({ cid: '0oaPortalClient' })).toEqual({
         error: 'The access token lacks the portal.account scope',
+        code: 'unauthorized',
       });
     } finally {
       await other.close();

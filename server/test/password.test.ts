@@ -115,7 +115,10 @@ describe('PUT /api/password/:sub/change: who may call it', () => {
     });
     expect(response.statusCode).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Bearer');
-    expect(response.json()).toEqual({ error: expect.stringMatching(/no bearer access token/) });
+    expect(response.json()).toEqual({
+      error: expect.stringMatching(/no bearer access token/),
+      code: 'unauthorized',
+    });
   });
 
   it("answers 403 for another user's sub, and changes nothing", async () => {
@@ -124,7 +127,7 @@ describe('PUT /api/password/:sub/change: who may call it', () => {
       sub: victim.sub,
     });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: 'You can only access your own account' });
+    expect(response.json()).toEqual({ error: 'You can only access your own account', code: 'forbidden_sub' });
     expect(await canSignIn(t.app, victim)).toBe(true);
   });
 
@@ -132,7 +135,7 @@ describe('PUT /api/password/:sub/change: who may call it', () => {
     const sam = await signedIn(t.app, SAM);
     const response = await change({ OldPassword: SAM.password, NewPassword: NEW_PASSWORD }, sam);
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: PASSWORD_CHANGE_ERRORS.federated });
+    expect(response.json()).toEqual({ error: PASSWORD_CHANGE_ERRORS.federated, code: 'federated_user' });
     expect(await canSignIn(t.app, SAM)).toBe(true);
   });
 });
@@ -169,7 +172,10 @@ describe('PUT /api/password/:sub/change: validation', () => {
   it('answers 400 "The current password is not correct." for a wrong current password, in ~argon2 time', async () => {
     const response = await change({ OldPassword: 'Not-My-Password-1', NewPassword: NEW_PASSWORD }, account);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: 'The current password is not correct.' });
+    expect(response.json()).toEqual({
+      error: 'The current password is not correct.',
+      code: 'wrong_password',
+    });
     expect(response.headers['server-timing']).toMatch(/^argon2-verify;dur=\d+\.\d$/);
     expect(await canSignIn(t.app, { email: account.email, password: NEW_PASSWORD })).toBe(false);
   });
@@ -184,7 +190,7 @@ describe('PUT /api/password/:sub/change: validation', () => {
   ] as const)('answers 400 with the %s text for %j', async (rule, NewPassword) => {
     const response = await change({ OldPassword: account.password, NewPassword }, account);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: PASSWORD_RULE_SERVER_ERRORS[rule] });
+    expect(response.json()).toEqual({ error: PASSWORD_RULE_SERVER_ERRORS[rule], code: 'password_policy' });
   });
 
   it('answers 400 with the emailPart text when the new password holds part of the email', async () => {
@@ -194,7 +200,10 @@ describe('PUT /api/password/:sub/change: validation', () => {
       account,
     );
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: PASSWORD_RULE_SERVER_ERRORS.emailPart });
+    expect(response.json()).toEqual({
+      error: PASSWORD_RULE_SERVER_ERRORS.emailPart,
+      code: 'password_policy',
+    });
   });
 
   it('lists every failing rule, in checklist order, before checking the current password', async () => {
@@ -207,6 +216,7 @@ describe('PUT /api/password/:sub/change: validation', () => {
         PASSWORD_RULE_SERVER_ERRORS.uppercase,
         PASSWORD_RULE_SERVER_ERRORS.emailPart,
       ].join(' '),
+      code: 'password_policy',
     });
     // The policy comes first: no argon2 ran, not even the check of the current password.
     expect(response.headers['server-timing']).toBeUndefined();
@@ -221,7 +231,7 @@ describe('PUT /api/password/:sub/change: validation', () => {
     try {
       const response = await change({ OldPassword: account.password, NewPassword: NEW_PASSWORD }, account);
       expect(response.statusCode).toBe(500);
-      expect(response.json()).toEqual({ error: PASSWORD_CHANGE_GENERIC_ERROR });
+      expect(response.json()).toEqual({ error: PASSWORD_CHANGE_GENERIC_ERROR, code: 'internal_error' });
     } finally {
       broken.mockRestore();
     }
@@ -309,7 +319,10 @@ describe('PUT /api/password/:sub/change: throttle of wrong current passwords', (
     expect(refused.statusCode).toBe(429);
     // The first failure (start + 1 s) leaves the window 15 minutes later: 14 min 51 s from now.
     expect(refused.headers['retry-after']).toBe('891');
-    expect(refused.json()).toEqual({ error: 'Too many wrong current passwords. Try again in 15 minutes.' });
+    expect(refused.json()).toEqual({
+      error: 'Too many wrong current passwords. Try again in 15 minutes.',
+      code: 'rate_limited',
+    });
     expect(refused.json<{ error: string }>().error).toBe(PASSWORD_CHANGE_ERRORS.throttled(891));
     // Refused before any argon2 work, and nothing changed.
     expect(refused.headers['server-timing']).toBeUndefined();
@@ -321,7 +334,10 @@ describe('PUT /api/password/:sub/change: throttle of wrong current passwords', (
     clock = start + 1000 + PASSWORD_CHANGE_LIMIT.windowMs - 60_000;
     const later = await right(account);
     expect(later.statusCode).toBe(429);
-    expect(later.json()).toEqual({ error: 'Too many wrong current passwords. Try again in 1 minute.' });
+    expect(later.json()).toEqual({
+      error: 'Too many wrong current passwords. Try again in 1 minute.',
+      code: 'rate_limited',
+    });
     expect(later.headers['retry-after']).toBe('60');
 
     // Once the oldest failure leaves the window, the right password works, and the count starts again.

@@ -144,8 +144,8 @@ const CALLS: SpecCall[] = [
 interface Expected {
   status: number;
   error: string | RegExp;
-  /** The machine code beside `error`, when the refusal carries one. */
-  code?: string;
+  /** The machine code beside `error` (API_ERROR_CODES). */
+  code: string;
   /** The WWW-Authenticate a 401 carries. */
   challenge?: string | RegExp;
 }
@@ -177,7 +177,12 @@ const tokenCase = (name: string, flaw: TokenFlaw | null, error: string): Case =>
     token: flaw === null ? null : (flawed.get(flaw) ?? ''),
     pathOwner: victim,
     bodyOwner: victim,
-    expected: { status: 401, error, challenge: flaw === null ? 'Bearer' : INVALID_TOKEN },
+    expected: {
+      status: 401,
+      error,
+      code: API_ERROR_CODES.unauthorized,
+      challenge: flaw === null ? 'Bearer' : INVALID_TOKEN,
+    },
   }),
 });
 
@@ -199,6 +204,7 @@ const CASES: Case[] = [
       expected: {
         status: 401,
         error: 'The sign-in session of this access token has ended; sign in again',
+        code: API_ERROR_CODES.unauthorized,
         challenge: INVALID_TOKEN,
       },
     }),
@@ -211,7 +217,11 @@ const CASES: Case[] = [
       token: other.token,
       pathOwner: victim,
       bodyOwner: victim,
-      expected: { status: 403, error: 'You can only access your own account' },
+      expected: {
+        status: 403,
+        error: 'You can only access your own account',
+        code: API_ERROR_CODES.forbiddenSub,
+      },
     }),
   },
   {
@@ -221,7 +231,7 @@ const CASES: Case[] = [
       token: federated.token,
       pathOwner: federated,
       bodyOwner: federated,
-      expected: { status: 403, error: call.federated ?? '' },
+      expected: { status: 403, error: call.federated ?? '', code: API_ERROR_CODES.federatedUser },
     }),
   },
   {
@@ -274,7 +284,7 @@ function expectRefusal(response: LightMyRequestResponse, expected: Expected, whe
   expect(response.statusCode, `${where}: ${response.body}`).toBe(expected.status);
   expect(response.headers['content-type'], where).toMatch(/^application\/json/);
   const body = response.json<Record<string, unknown>>();
-  expect(Object.keys(body), where).toEqual(expected.code ? ['error', 'code'] : ['error']);
+  expect(Object.keys(body), where).toEqual(['error', 'code']);
   expect(body.code, where).toBe(expected.code);
   if (typeof expected.error === 'string') expect(body.error, where).toBe(expected.error);
   else expect(body.error, where).toMatch(expected.error);
