@@ -316,7 +316,7 @@ describe('unknown routes and methods', () => {
     ] as const) {
       const response = await t.app.inject({ method, url, headers: bearer(alice.token) });
       expect(response.statusCode, `${method} ${url}`).toBe(404);
-      expect(response.json()).toEqual({ error: expect.stringContaining('Not found') });
+      expect(response.json()).toEqual({ error: expect.stringContaining('Not found'), code: 'not_found' });
     }
   });
 });

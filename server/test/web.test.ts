@@ -129,7 +129,7 @@ describe('with a shell build', () => {
   it('does not fall back for POST', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/profile' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: 'Not found: POST /profile' });
+    expect(response.json()).toEqual({ error: 'Not found: POST /profile', code: 'not_found' });
   });
 });
 

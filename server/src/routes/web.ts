@@ -4,7 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { remotesConfigSchema } from 'shared-auth/contract';
+import { API_ERROR_CODES, remotesConfigSchema } from 'shared-auth/contract';
 import type { Db } from '../db/connection.js';
 import { isStorageUnavailableError } from '../db/errors.js';
 
@@ -130,7 +130,9 @@ export default fp(
         reply.header('Cache-Control', NO_CACHE);
         return reply.sendFile('index.html');
       }
-      return reply.code(404).send({ error: `Not found: ${request.method} ${pathname}` });
+      return reply
+        .code(404)
+        .send({ error: `Not found: ${request.method} ${pathname}`, code: API_ERROR_CODES.notFound });
     });
   },
   { name: 'web', dependencies: ['db'] },
