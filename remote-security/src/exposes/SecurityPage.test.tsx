@@ -1,15 +1,646 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import {
+  ApiError,
+  AuthProvider,
+  INVALID_CODE_ERROR,
+  type ChallengeResponse,
+  type PortalAuth,
+} from 'shared-auth';
+import { PortalThemeProvider } from 'shared-ui';
+import * as factorsApi from '../features/factors/api/factorsApi.js';
+import { reauthenticate } from '../features/reauthentication/api/reauthenticate.js';
+import * as stepUpApi from 'shared-stepup/api';
+import { stepUpStorageKey } from 'shared-stepup';
 import SecurityPage from './SecurityPage.js';
 
-jest.mock('../features/security/components/SecurityPage.js', () => ({
-  SecurityPage: () => <h1>Security</h1>,
-}));
+jest.mock('shared-stepup/api');
+jest.mock('../features/factors/api/factorsApi.js');
+jest.mock('../features/reauthentication/api/reauthenticate.js');
+const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
+const stepUp = jest.mocked(stepUpApi);
+const api = jest.mocked(factorsApi);
+const reauthenticateMock = jest.mocked(reauthenticate);
 
-describe('the exposed Security page', () => {
-  it('renders the page, then a line naming its build', () => {
-    render(<SecurityPage />);
+const MASKED = 'a....e@example.com';
+const DATE = '2026-03-07T12:00:00.000Z';
+const BOTH: ChallengeResponse['activeFactorsData'] = { googleAuth: {}, email: { maskedEmail: MASKED } };
+const invalid = () => new ApiError(INVALID_CODE_ERROR, 400);
+const STEP_UP_STORAGE_KEY = stepUpStorageKey('00u1alice');
+
+function renderPage(overrides: Partial<PortalAuth> = {}) {
+  const auth: PortalAuth = {
+    user: {
+      sub: '00u1alice',
+      email: 'alice@example.com',
+      givenName: 'Alice',
+      familyName: 'Liddell',
+      name: 'Alice Liddell',
+      country: 'GB',
+    },
+    isFederated: false,
+    getAccessToken: () => 'token',
+    apiBaseUrl: '',
+    flagBaseUrl: '/flags/4x3',
+    refreshUser: jest.fn(() => Promise.resolve()),
+    ...overrides,
+  };
+  render(
+    <PortalThemeProvider>
+      <AuthProvider value={auth}>
+        <SecurityPage />
+      </AuthProvider>
+    </PortalThemeProvider>,
+  );
+}
+
+function challenge(challengeUser: boolean, activeFactorsData: ChallengeResponse['activeFactorsData'] = BOTH) {
+  stepUp.getChallenge.mockResolvedValue({ challengeUser, activeFactorsData });
+}
+
+function details(google: boolean, email: boolean) {
+  api.getDetails.mockImplementation(async (_client, factor) => {
+    const enrolled = factor === 'googleAuth' ? google : email;
+    return { enrolled, enrolledDate: enrolled ? DATE : null };
+  });
+}
+
+const region = (name: string | RegExp) => screen.findByRole('region', { name });
+
+beforeEach(() => {
+  jest.resetAllMocks();
+  localStorage.clear();
+});
+
+describe('Security page', () => {
+  it('shows the title and intro, and the unavailable message to federated users without calling the API', () => {
+    renderPage({ isFederated: true });
     expect(screen.getByRole('heading', { level: 1, name: 'Security' })).toBeInTheDocument();
-    // Under jest nothing defines __BUILD_ID__; webpack puts BUILD_ID or the package version there.
-    expect(screen.getByText('Security · build dev')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "Protect your account with 2-step verification. Each time you sign in to your F5 account, you'll need your password and a verification code.",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Resource not available for federated users')).toBeInTheDocument();
+    expect(stepUp.getChallenge).not.toHaveBeenCalled();
+  });
+
+  it('shows a loading screen while the step-up check runs', async () => {
+    stepUp.getChallenge.mockReturnValue(new Promise(() => undefined));
+    renderPage();
+    expect(await screen.findByLabelText('Checking your verification')).toBeInTheDocument();
+  });
+
+  it('treats a failed check as a challenge with no factors: Error', async () => {
+    stepUp.getChallenge.mockRejectedValue(new ApiError('down', 500));
+    renderPage();
+    expect(await screen.findByText('Error')).toBeInTheDocument();
+  });
+});
+
+describe('step-up screens', () => {
+  it('Verify → 0.5 s loading → selection → Google code: wrong code inline, then the factors page', async () => {
+    challenge(true);
+    details(true, true);
+    stepUp.verifyStepUp.mockRejectedValueOnce(invalid()).mockResolvedValueOnce(undefined);
+    renderPage();
+
+    expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+    expect(screen.getByText('You will access security information after verification.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('dialog', { name: 'Loading' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Select a verification method to continue' }),
+    ).toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem(STEP_UP_STORAGE_KEY)!).value).toBe('FACTOR_SELECTION');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Google Authenticator' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Please check your code on Google Authenticator' }),
+    ).toBeInTheDocument();
+    const input = screen.getByLabelText('Enter authentication code');
+    expect(input).toHaveAttribute('placeholder', '123456');
+    const verify = screen.getByRole('button', { name: 'Verify' });
+    expect(verify).toBeDisabled();
+    await userEvent.type(input, '12345678901');
+    expect(verify).toBeDisabled();
+    await userEvent.clear(input);
+    await userEvent.type(input, '000000');
+    await userEvent.click(verify);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid verification code');
+    expect(screen.queryByRole('dialog', { name: 'Verifying' })).not.toBeInTheDocument();
+
+    await userEvent.clear(input);
+    await userEvent.type(input, '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await region('Your Email Factor')).toBeInTheDocument();
+    expect(stepUp.verifyStepUp).toHaveBeenLastCalledWith(
+      expect.anything(),
+      '00u1alice',
+      'google-auth',
+      '123456',
+      { signal: expect.any(AbortSignal) },
+    );
+    expect(localStorage.getItem(STEP_UP_STORAGE_KEY)).toBeNull();
+  });
+
+  it('Back and Cancel: selection → Back → start; a verify screen → Cancel → selection', async () => {
+    challenge(true);
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify with Email' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Back' }));
+    expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+  });
+
+  it('email: one factor goes straight to its screen; send labels; trimmed code; wrong code inline', async () => {
+    challenge(true, { email: { maskedEmail: MASKED } });
+    details(false, true);
+    let sent!: () => void;
+    stepUp.sendEmailChallenge.mockReturnValue(new Promise((resolve) => (sent = () => resolve())));
+    stepUp.verifyStepUp.mockRejectedValueOnce(invalid()).mockResolvedValueOnce(undefined);
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText(`An authentication code will be sent to ${MASKED}.`)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Send authentication code' }));
+    expect(await screen.findByRole('button', { name: /Sending authentication code/ })).toBeDisabled();
+    sent();
+    expect(
+      await screen.findByRole('button', { name: `Authentication code sent to ${MASKED}` }),
+    ).toBeDisabled();
+
+    const input = screen.getByLabelText('Enter authentication code');
+    await userEvent.type(input, '   ');
+    expect(screen.getByRole('button', { name: 'Verify' })).toBeDisabled();
+    await userEvent.type(input, '111111 ');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid authentication code');
+    expect(stepUp.verifyStepUp).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'email', '111111', {
+      signal: expect.any(AbortSignal),
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await region('Your Email Factor')).toBeInTheDocument();
+  });
+
+  it('a failed email send shows Error', async () => {
+    challenge(true, { email: { maskedEmail: MASKED } });
+    stepUp.sendEmailChallenge.mockRejectedValue(
+      new ApiError('The verification email could not be sent.', 502),
+    );
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Send authentication code' }));
+    expect(await screen.findByText('Error')).toBeInTheDocument();
+  });
+
+  it("does not resume another user's stored screen, nor one stored without a user", async () => {
+    const stored = JSON.stringify({ value: 'GA_VERIFY', expiry: Date.now() + 60_000 });
+    localStorage.setItem(stepUpStorageKey('00u2bob'), stored);
+    // What the portal stored before the key named the user: whose it was is unknown.
+    localStorage.setItem('stepUp', stored);
+    challenge(true);
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+    expect(
+      screen.queryByRole('heading', { name: 'Please check your code on Google Authenticator' }),
+    ).not.toBeInTheDocument();
+    expect(localStorage.getItem('stepUp')).toBeNull();
+  });
+
+  it('resumes the stored screen within 5 minutes', async () => {
+    localStorage.setItem(
+      STEP_UP_STORAGE_KEY,
+      JSON.stringify({ value: 'GA_VERIFY', expiry: Date.now() + 60_000 }),
+    );
+    challenge(true);
+    renderPage();
+    expect(
+      await screen.findByRole('heading', { name: 'Please check your code on Google Authenticator' }),
+    ).toBeInTheDocument();
+  });
+});
+
+describe('factors page', () => {
+  it("shows both factors with 'Added {date}', 'Verified' and 'remove' when 2 are active", async () => {
+    challenge(false);
+    details(true, true);
+    renderPage();
+    const email = await region('Your Email Factor');
+    expect(within(email).getByText('Use verification codes via email.')).toBeInTheDocument();
+    expect(await within(email).findByText('Verified')).toBeInTheDocument();
+    expect(within(email).getByText(MASKED, { exact: false })).toBeInTheDocument();
+    expect(within(email).getByText('Added Mar 7, 2026')).toBeInTheDocument();
+    const google = await region('Google Authenticator');
+    expect(await within(google).findByText('Added Mar 7, 2026')).toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'remove' })).toHaveLength(2);
+    expect(screen.getByRole('switch', { name: 'Verification with email' })).toBeEnabled();
+    expect(screen.getByRole('switch', { name: 'Verification with Authenticator app' })).toBeChecked();
+  });
+
+  it('turning email off asks first, then calls opt-out, shows a toast and updates count and switches', async () => {
+    challenge(false);
+    details(true, true);
+    api.optOut.mockResolvedValue({ status: 'INACTIVE', enrolledDate: DATE });
+    renderPage();
+    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
+    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    await userEvent.click(emailSwitch);
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
+    expect(dialog).toHaveTextContent(
+      'Verification codes by email will no longer be available when you sign in.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(api.optOut).not.toHaveBeenCalled();
+
+    await userEvent.click(emailSwitch);
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Turn off verification with email?' })).getByRole(
+        'button',
+        {
+          name: 'Confirm',
+        },
+      ),
+    );
+    expect(await screen.findByText('Verification with email is turned off.')).toBeInTheDocument();
+    expect(api.optOut).toHaveBeenCalledWith(expect.anything(), 'email', '00u1alice');
+    expect(emailSwitch).not.toBeChecked();
+    // One active factor left: it cannot be turned off, and nothing can be removed.
+    expect(screen.getByRole('switch', { name: 'Verification with Authenticator app' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'remove' })).not.toBeInTheDocument();
+  });
+
+  it('turning a factor back on calls opt-in', async () => {
+    challenge(false, { googleAuth: {} });
+    details(true, true);
+    api.optIn.mockResolvedValue({ status: 'ACTIVE', enrolledDate: DATE });
+    renderPage();
+    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
+    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    expect(emailSwitch).not.toBeChecked();
+    await userEvent.click(emailSwitch);
+    expect(await screen.findByText('Verification with email is turned on.')).toBeInTheDocument();
+    expect(emailSwitch).toBeChecked();
+    expect(api.optIn).toHaveBeenCalledWith(expect.anything(), 'email', '00u1alice');
+  });
+
+  it('removal asks with its own dialog, then resets the factor', async () => {
+    challenge(false);
+    details(true, true);
+    api.reset.mockResolvedValue({ status: 'NOT_ENROLLED', enrolledDate: null });
+    renderPage();
+    const google = await region('Google Authenticator');
+    await userEvent.click(await within(google).findByRole('button', { name: 'remove' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove your Google Authenticator account?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Google Authenticator was removed.')).toBeInTheDocument();
+    expect(api.reset).toHaveBeenCalledWith(expect.anything(), 'googleAuth', '00u1alice');
+    expect(within(google).queryByText(/^Added/)).not.toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Verification with Authenticator app' })).not.toBeChecked();
+  });
+
+  it('a failed toggle shows the error view', async () => {
+    challenge(false);
+    details(true, true);
+    api.optOut.mockRejectedValue(new ApiError('Internal error', 500));
+    renderPage();
+    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
+    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    await userEvent.click(emailSwitch);
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Turn off verification with email?' })).getByRole(
+        'button',
+        {
+          name: 'Confirm',
+        },
+      ),
+    );
+    expect(await screen.findByText('An Unexpected Error happened...')).toBeInTheDocument();
+  });
+
+  it('goes back to the step-up check when the server says the verification ran out', async () => {
+    stepUp.getChallenge
+      .mockResolvedValueOnce({ challengeUser: false, activeFactorsData: BOTH })
+      .mockResolvedValueOnce({ challengeUser: true, activeFactorsData: BOTH });
+    api.getDetails.mockRejectedValue(new ApiError('Step-up verification required: verify first', 403));
+    renderPage();
+    expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+    expect(stepUp.getChallenge).toHaveBeenCalledTimes(2);
+  });
+  it('goes back to the step-up check on the step_up_required code, whatever the text says', async () => {
+    stepUp.getChallenge
+      .mockResolvedValueOnce({ challengeUser: false, activeFactorsData: BOTH })
+      .mockResolvedValueOnce({ challengeUser: true, activeFactorsData: BOTH });
+    details(true, true);
+    api.optOut.mockRejectedValue(
+      new ApiError('Verify with one of your 2-step factors first.', 403, 'step_up_required'),
+    );
+    renderPage();
+    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
+    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    await userEvent.click(emailSwitch);
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+  });
+});
+
+describe('enrolment', () => {
+  it('Google Authenticator: store links, QR code, setup key dialog, wrong code, then active', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockResolvedValue({
+      qrLink: 'otpauth://totp/F5%20Account:alice%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+      secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    });
+    api.activate.mockResolvedValueOnce({ ok: false }).mockResolvedValueOnce({
+      ok: true,
+      status: { status: 'ACTIVE', enrolledDate: DATE },
+    });
+    renderPage();
+    const gaSwitch = await screen.findByRole('switch', { name: 'Verification with Authenticator app' });
+    await waitFor(() => expect(gaSwitch).toBeEnabled());
+    await userEvent.click(gaSwitch);
+
+    expect(
+      await screen.findByRole('link', { name: 'Google Authenticator on the App Store' }),
+    ).toHaveAttribute('href', 'https://apps.apple.com/app/google-authenticator/id388497605');
+    expect(screen.getByRole('link', { name: 'Google Authenticator on Google Play' })).toBeInTheDocument();
+    const qrCode = screen.getByRole('img', { name: 'QR code to scan with Google Authenticator' });
+    // One image for assistive technology: the svg inside the named wrapper is hidden from it.
+    await waitFor(() => expect(qrCode.querySelector('svg')).toHaveAttribute('aria-hidden', 'true'));
+
+    await userEvent.click(screen.getByRole('button', { name: "Can't scan the QR code?" }));
+    const dialog = await screen.findByRole('dialog', { name: 'Enter a Setup Key' });
+    expect(within(dialog).getByLabelText('Setup key')).toHaveTextContent(
+      'JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP',
+    );
+    for (const step of ['tap +', 'Enter a setup key', 'alice@example.com', 'Time based', 'Tap Add']) {
+      expect(dialog).toHaveTextContent(step);
+    }
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    const verify = screen.getByRole('button', { name: 'Verify' });
+    expect(verify).toBeDisabled();
+    await userEvent.type(screen.getByLabelText('Verification code'), '000000');
+    await userEvent.click(verify);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not a correct verification code');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Google Authenticator is set up.')).toBeInTheDocument();
+    const google = await region('Google Authenticator');
+    expect(within(google).getByText('Added Mar 7, 2026')).toBeInTheDocument();
+    expect(gaSwitch).toBeChecked();
+    // The only active factor cannot be turned off.
+    expect(gaSwitch).toBeDisabled();
+  });
+
+  it('email: Send Code → Resend (30s) countdown; wrong code inline; then Your Email Factor', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollEmail.mockResolvedValue(undefined);
+    let finish!: (value: factorsApi.ActivateResult) => void;
+    api.activate
+      .mockResolvedValueOnce({ ok: false })
+      .mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
+    renderPage();
+    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
+    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    await userEvent.click(emailSwitch);
+    expect(await screen.findByText(`We will send a verification code to ${MASKED}.`)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Send Code' }));
+    expect(await screen.findByRole('button', { name: /^Resend \((30|29)s\)$/ })).toBeDisabled();
+
+    const input = await screen.findByLabelText('Verification code');
+    await userEvent.type(input, '000000');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Invalid verification code');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(input).toBeDisabled());
+    finish({ ok: true, status: { status: 'ACTIVE', enrolledDate: DATE } });
+    expect(await region('Your Email Factor')).toBeInTheDocument();
+    expect(await screen.findByText('Verified')).toBeInTheDocument();
+  });
+
+  it('an enrolment error other than a wrong code shows the error view', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockRejectedValue(new ApiError('Internal error', 500));
+    renderPage();
+    const gaSwitch = await screen.findByRole('switch', { name: 'Verification with Authenticator app' });
+    await waitFor(() => expect(gaSwitch).toBeEnabled());
+    await userEvent.click(gaSwitch);
+    expect(await screen.findByText('An Unexpected Error happened...')).toBeInTheDocument();
+  });
+});
+
+describe("Confirm it's you (the first factor needs the password again)", () => {
+  const REAUTH_TEXT = "Confirm it's you: enter your password to turn on 2-step verification.";
+  const reauthRequired = () => new ApiError(REAUTH_TEXT, 403, 'reauthentication_required');
+  const QR = {
+    qrLink: 'otpauth://totp/F5%20Account:alice%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+  };
+  const confirmDialog = () => screen.findByRole('dialog', { name: "Confirm it's you" });
+  const noConfirmDialog = () =>
+    waitFor(() => expect(screen.queryByRole('dialog', { name: "Confirm it's you" })).not.toBeInTheDocument());
+
+  async function switchOn(name: 'Verification with Authenticator app' | 'Verification with email') {
+    const control = await screen.findByRole('switch', { name });
+    await waitFor(() => expect(control).toBeEnabled());
+    await userEvent.click(control);
+    return control;
+  }
+
+  it('Google enrolment: asks for the password, then sets up the app without another click', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockRejectedValueOnce(reauthRequired()).mockResolvedValueOnce(QR);
+    reauthenticateMock.mockResolvedValue(undefined);
+    renderPage();
+    const gaSwitch = await switchOn('Verification with Authenticator app');
+
+    const dialog = await confirmDialog();
+    expect(dialog).toHaveTextContent(
+      'For your security, enter your password to turn on 2-step verification.',
+    );
+    const password = within(dialog).getByLabelText('Password');
+    expect(password).toHaveAttribute('type', 'password');
+    expect(password).toHaveAttribute('autocomplete', 'current-password');
+    await waitFor(() => expect(password).toHaveFocus());
+    expect(within(dialog).getByRole('button', { name: 'Confirm' })).toBeDisabled();
+
+    await userEvent.type(password, 'Wonderland-42');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await noConfirmDialog();
+    expect(reauthenticateMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'Wonderland-42', {
+      signal: expect.any(AbortSignal),
+    });
+    expect(
+      await screen.findByRole('img', { name: 'QR code to scan with Google Authenticator' }),
+    ).toBeInTheDocument();
+    expect(api.enrollGoogle).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(gaSwitch).toHaveFocus());
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+  });
+
+  it("a wrong password shows the server's text under the field, which keeps the focus; so does 429", async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockRejectedValueOnce(reauthRequired()).mockResolvedValueOnce(QR);
+    reauthenticateMock
+      .mockRejectedValueOnce(new ApiError('The password is not correct.', 400))
+      .mockRejectedValueOnce(new ApiError('Too many wrong current passwords. Try again in 15 minutes.', 429))
+      .mockResolvedValueOnce(undefined);
+    renderPage();
+    await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    const password = within(dialog).getByLabelText('Password');
+    // The dialog has put the focus in the field; Confirm takes it from there.
+    await waitFor(() => expect(password).toHaveFocus());
+
+    await userEvent.type(password, 'not-it');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('The password is not correct.');
+    expect(password).toHaveAccessibleDescription(/The password is not correct\./);
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => expect(password).toHaveFocus());
+    expect(api.enrollGoogle).toHaveBeenCalledTimes(1);
+
+    await userEvent.type(password, '{Enter}');
+    expect(
+      await within(dialog).findByText('Too many wrong current passwords. Try again in 15 minutes.'),
+    ).toHaveAttribute('role', 'alert');
+    expect(screen.getByRole('dialog', { name: "Confirm it's you" })).toBeInTheDocument();
+
+    await userEvent.clear(password);
+    await userEvent.type(password, 'Wonderland-42{Enter}');
+    await noConfirmDialog();
+    expect(
+      await screen.findByRole('img', { name: 'QR code to scan with Google Authenticator' }),
+    ).toBeInTheDocument();
+    expect(reauthenticateMock).toHaveBeenCalledTimes(3);
+  });
+
+  it('Cancel leaves the factor off, with no error, and gives the focus back to the switch', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockRejectedValue(reauthRequired());
+    renderPage();
+    const gaSwitch = await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await noConfirmDialog();
+    expect(gaSwitch).not.toBeChecked();
+    expect(gaSwitch).toBeEnabled();
+    await waitFor(() => expect(gaSwitch).toHaveFocus());
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('img', { name: 'QR code to scan with Google Authenticator' }),
+    ).not.toBeInTheDocument();
+    expect(reauthenticateMock).not.toHaveBeenCalled();
+    expect(api.enrollGoogle).toHaveBeenCalledTimes(1);
+  });
+
+  it('opt-in: asks for the password, then turns the factor on', async () => {
+    challenge(false, {});
+    details(true, false);
+    api.optIn
+      .mockRejectedValueOnce(reauthRequired())
+      .mockResolvedValueOnce({ status: 'ACTIVE', enrolledDate: DATE });
+    reauthenticateMock.mockResolvedValue(undefined);
+    renderPage();
+    const gaSwitch = await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await screen.findByText('Verification with Authenticator app is turned on.')).toBeInTheDocument();
+    expect(api.optIn).toHaveBeenCalledTimes(2);
+    expect(gaSwitch).toBeChecked();
+    await noConfirmDialog();
+  });
+
+  it('opt-in cancelled: the switch stays off and can be used again', async () => {
+    challenge(false, {});
+    details(true, false);
+    api.optIn.mockRejectedValue(reauthRequired());
+    renderPage();
+    const gaSwitch = await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await waitFor(() => expect(within(dialog).getByLabelText('Password')).toHaveFocus());
+    await userEvent.keyboard('{Escape}');
+    await noConfirmDialog();
+    expect(dialog).not.toBeInTheDocument();
+    expect(gaSwitch).not.toBeChecked();
+    await waitFor(() => expect(gaSwitch).toBeEnabled());
+    await waitFor(() => expect(gaSwitch).toHaveFocus());
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+  });
+
+  it('a 409 (the account has a factor by now) goes to the step-up check; other failures to the error view', async () => {
+    stepUp.getChallenge
+      .mockResolvedValueOnce({ challengeUser: false, activeFactorsData: {} })
+      .mockResolvedValueOnce({ challengeUser: true, activeFactorsData: { email: { maskedEmail: MASKED } } });
+    details(false, false);
+    api.enrollGoogle.mockRejectedValue(reauthRequired());
+    reauthenticateMock.mockRejectedValue(
+      new ApiError('This account has 2-step verification: verify with one of its factors instead.', 409),
+    );
+    renderPage();
+    await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+    await noConfirmDialog();
+  });
+
+  it('a check that fails otherwise closes the dialog and shows the error view', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockRejectedValue(reauthRequired());
+    reauthenticateMock.mockRejectedValue(new ApiError('The account service answered 503', 503));
+    renderPage();
+    await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await screen.findByText('An Unexpected Error happened...')).toBeInTheDocument();
+    await noConfirmDialog();
+    expect(api.enrollGoogle).toHaveBeenCalledTimes(1);
+  });
+
+  it('email: Send Code asks for the password, then sends the code', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollEmail.mockRejectedValueOnce(reauthRequired()).mockResolvedValueOnce(undefined);
+    reauthenticateMock.mockResolvedValue(undefined);
+    renderPage();
+    await switchOn('Verification with email');
+    await userEvent.click(await screen.findByRole('button', { name: 'Send Code' }));
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await screen.findByRole('button', { name: /^Resend \((30|29)s\)$/ })).toBeDisabled();
+    expect(await screen.findByLabelText('Verification code')).toBeInTheDocument();
+    expect(api.enrollEmail).toHaveBeenCalledTimes(2);
+  });
+
+  it('activation: the code is sent again once the password is confirmed', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockResolvedValue(QR);
+    api.activate
+      .mockRejectedValueOnce(reauthRequired())
+      .mockResolvedValueOnce({ ok: true, status: { status: 'ACTIVE', enrolledDate: DATE } });
+    reauthenticateMock.mockResolvedValue(undefined);
+    renderPage();
+    await switchOn('Verification with Authenticator app');
+    await userEvent.type(await screen.findByLabelText('Verification code'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await screen.findByText('Google Authenticator is set up.')).toBeInTheDocument();
+    expect(api.activate).toHaveBeenCalledTimes(2);
+    expect(api.activate).toHaveBeenLastCalledWith(expect.anything(), 'googleAuth', '00u1alice', '123456');
   });
 });

@@ -1,15 +1,59 @@
 // The module the shell loads (REMOTE_PAGES.remote_security in shared-auth's contract), and what `./mount` renders.
-import { Typography } from 'shared-ui';
-import { SecurityPage as Page } from '../features/security/components/SecurityPage.js';
+// The page composes the features: the step-up check (security), the step-up screens (shared-stepup) and the
+// factors; features never import each other.
+import { Spin, Typography } from 'shared-ui';
+import { useAuth } from 'shared-auth';
+import { StepUpScreens } from 'shared-stepup';
+import { FactorsPage } from '../features/factors/components/FactorsPage.js';
+import { useStepUp } from '../features/security/hooks/useStepUp.js';
 
 /** BUILD_ID at build time, else the package version (webpack.base.js); 'dev' where nothing defines it (jest). */
 const BUILD = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
 
-/** The page, and which build of this remote it is, so a switch or a rollback can be seen on the page itself. */
+export const SECURITY_INTRO =
+  "Protect your account with 2-step verification. Each time you sign in to your F5 account, you'll need your password and a verification code.";
+
+function SecurityContent() {
+  const { state, verified, recheck } = useStepUp(true);
+  switch (state.status) {
+    case 'START':
+    case 'LOADING':
+      return (
+        <div style={{ display: 'grid', placeItems: 'center', minHeight: 200 }}>
+          <Spin aria-label="Checking your verification" />
+        </div>
+      );
+    case 'CHALLENGE':
+      return (
+        <StepUpScreens activeFactorsData={state.activeFactorsData} onVerified={verified} onRetry={recheck} />
+      );
+    case 'NO_CHALLENGE':
+      // A step-up that ran out, and 'Try again' on a factor's error view, both go back to the check.
+      return (
+        <FactorsPage
+          activeFactorsData={state.activeFactorsData}
+          onStepUpRequired={recheck}
+          onRetry={recheck}
+        />
+      );
+  }
+}
+
+/**
+ * The Security page (spec section 2): step-up first when the server asks for it, then the factors; and which
+ * build of this remote it is, so a switch or a rollback can be seen on the page itself.
+ */
 export default function SecurityPage() {
+  const { isFederated } = useAuth();
   return (
     <>
-      <Page />
+      <section aria-labelledby="security-title" style={{ maxWidth: 760 }}>
+        <Typography.Title id="security-title" level={1} style={{ fontSize: 28 }}>
+          Security
+        </Typography.Title>
+        <p>{SECURITY_INTRO}</p>
+        {isFederated ? <p>Resource not available for federated users</p> : <SecurityContent />}
+      </section>
       {/* Muted but readable: #595959 on white is 7:1 (antd's "secondary" grey is below 4.5:1 at this size). */}
       <Typography.Paragraph style={{ marginTop: 48, fontSize: 12, color: '#595959' }}>
         Security · build {BUILD}

@@ -1,11 +1,12 @@
-import { useId, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { Button, Flex } from 'shared-ui';
-import { isApiError, useApiClient, useAuth } from 'shared-auth';
-import { CodeField } from 'shared-stepup';
+import { useApiClient, useAuth } from 'shared-auth';
+import { useCall } from 'shared-auth/async';
+import { CodeField, RESEND_SECONDS, useCountdown } from 'shared-stepup';
 import { enrollEmail } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
-import { RESEND_SECONDS, sendCodeLabel, useCountdown } from '../hooks/useCountdown.js';
-import type { ReauthenticationGuard } from '../../reauthentication/hooks/useReauthentication.js';
+import { sendCodeLabel } from '../model/enrolment.js';
+import type { ReauthenticationGuard } from '../hooks/useReauthentication.js';
 
 interface EmailEnrolmentProps {
   maskedEmail: string;
@@ -32,7 +33,14 @@ export function EmailEnrolment({
   const client = useApiClient();
   const { remaining, start } = useCountdown();
   const [sent, setSent] = useState(false);
-  const [sending, setSending] = useState(false);
+  const sending = useCall(
+    useCallback(
+      // The signal is not passed yet: enrollEmail takes `{ signal }` once its typed caller lands.
+      () => guard(() => enrollEmail(client, user.sub)),
+      [guard, client, user.sub],
+    ),
+  );
+  const sendPending = sending.status === 'pending';
   const { code, setCode, verifying, error, verify } = useCodeActivation({
     factor: 'email',
     wrongCodeMessage: 'Invalid verification code',
@@ -43,18 +51,18 @@ export function EmailEnrolment({
   const [notice, setNotice] = useState<string>();
 
   async function send() {
-    setSending(true);
     setNotice(undefined);
-    try {
-      await guard(() => enrollEmail(client, user.sub));
+    const outcome = await sending.run();
+    if (outcome.status === 'success') {
       setSent(true);
       start(RESEND_SECONDS);
       onCodeSent();
-    } catch (failure) {
-      if (isApiError(failure) && failure.status === 429) setNotice(failure.message);
-      else onFailed(failure);
-    } finally {
-      setSending(false);
+    } else if (outcome.status === 'error') {
+      // Too soon after the last code: the server's text, and the button waits out its Retry-After.
+      if (outcome.failure.kind === 'throttled') {
+        setNotice(outcome.failure.message);
+        start(outcome.failure.retryAfterSeconds ?? 0);
+      } else onFailed(outcome.error);
     }
   }
 
@@ -65,10 +73,10 @@ export function EmailEnrolment({
       {/* A new button once sending ends: antd's loading icon leaves by a transition whose end event can go missing
           under load, which left a spinner (and 'loading' in the button's name) in the Resend button. */}
       <Button
-        key={sending ? 'sending' : 'ready'}
+        key={sendPending ? 'sending' : 'ready'}
         onClick={() => void send()}
-        disabled={sending || remaining > 0}
-        loading={sending}
+        disabled={sendPending || remaining > 0}
+        loading={sendPending}
       >
         {sendCodeLabel(sent, remaining)}
       </Button>

@@ -5,8 +5,8 @@ import type { ActiveFactorsData } from 'shared-auth';
 import { useFactors } from '../hooks/useFactors.js';
 import type { FactorKind } from '../model/enrolment.js';
 import { addedLabel, canRemove, isSwitchDisabled } from '../model/factors.js';
-import { ConfirmItsYouDialog } from '../../reauthentication/components/ConfirmItsYouDialog.js';
-import { focusFirst } from '../../reauthentication/components/focusFirst.js';
+import { ConfirmItsYouDialog } from './ConfirmItsYouDialog.js';
+import { focusFirst } from './focusFirst.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { EmailEnrolment } from './EmailEnrolment.js';
 import { UNEXPECTED_ERROR } from './texts.js';
@@ -20,6 +20,8 @@ const titleId = (factor: FactorKind) => `factor-${factor}-title`;
 interface FactorsPageProps {
   activeFactorsData: ActiveFactorsData;
   onStepUpRequired: () => void;
+  /** 'Try again' on a factor's error view: the page starts over (the step-up check, then the details). */
+  onRetry: () => void;
 }
 
 interface SectionProps {
@@ -29,9 +31,10 @@ interface SectionProps {
   switchLabel: string;
   children?: ReactNode;
   facts: ReturnType<typeof useFactors>;
+  onRetry: () => void;
 }
 
-function FactorSection({ factor, title, text, switchLabel, children, facts }: SectionProps) {
+function FactorSection({ factor, title, text, switchLabel, children, facts, onRetry }: SectionProps) {
   const { state, activeCount } = facts;
   const view = state[factor];
   const entry = state.data[factor];
@@ -62,9 +65,12 @@ function FactorSection({ factor, title, text, switchLabel, children, facts }: Se
         </div>
       </Flex>
       {view.enrolment === 'ERROR' ? (
-        <p role="alert" style={{ marginTop: 12 }}>
-          {UNEXPECTED_ERROR}
-        </p>
+        <>
+          <p role="alert" style={{ marginTop: 12 }}>
+            {UNEXPECTED_ERROR}
+          </p>
+          <Button onClick={onRetry}>Try again</Button>
+        </>
       ) : view.enrolment === 'INITIAL' ? (
         <Spin aria-label={`Loading ${title}`} style={{ marginTop: 12 }} />
       ) : (
@@ -83,12 +89,14 @@ function FactorSection({ factor, title, text, switchLabel, children, facts }: Se
 }
 
 /** The factors page (spec section 2): an email section and an authenticator-app section. */
-export function FactorsPage({ activeFactorsData, onStepUpRequired }: FactorsPageProps) {
+export function FactorsPage({ activeFactorsData, onStepUpRequired, onRetry }: FactorsPageProps) {
   const facts = useFactors(activeFactorsData, onStepUpRequired);
   const { state, maskedEmail } = facts;
   const email = state.email;
   const google = state.googleAuth;
-  const emailEnrolled = email.enrolment === 'ACTIVE';
+  // 'Your Email Factor' and 'Verified' describe email codes in use: not once email is turned off (spec section 2:
+  // active factors show their date, and the email factor 'Verified').
+  const emailOn = state.data.email?.status === 'ACTIVE';
   const { reauthentication } = facts;
   const { returnFocus, factor: reauthenticatedFactor } = reauthentication.state;
 
@@ -109,12 +117,13 @@ export function FactorsPage({ activeFactorsData, onStepUpRequired }: FactorsPage
     <div>
       <FactorSection
         factor="email"
-        title={emailEnrolled ? 'Your Email Factor' : 'Email'}
+        title={emailOn ? 'Your Email Factor' : 'Email'}
         text="Use verification codes via email."
         switchLabel="Verification with email"
         facts={facts}
+        onRetry={onRetry}
       >
-        {emailEnrolled ? (
+        {emailOn ? (
           <p style={{ margin: '8px 0 0' }}>
             {state.data.email?.maskedEmail ?? maskedEmail}{' '}
             <Tag color="success" style={{ marginLeft: 8 }}>
@@ -140,6 +149,7 @@ export function FactorsPage({ activeFactorsData, onStepUpRequired }: FactorsPage
         text="Use verification codes from the Google Authenticator app on your phone."
         switchLabel="Verification with Authenticator app"
         facts={facts}
+        onRetry={onRetry}
       >
         {google.enrolling && google.enrolment === 'NOT_STARTED' ? (
           <Suspense fallback={<Spin aria-label="Loading Google Authenticator setup" />}>

@@ -1,11 +1,12 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Button, Flex, Modal, QRCode, Spin } from 'shared-ui';
-import { useApiClient, useAuth, type GoogleEnrollResponse } from 'shared-auth';
+import { useApiClient, useAuth } from 'shared-auth';
+import { useCall } from 'shared-auth/async';
 import { CodeField } from 'shared-stepup';
 import { enrollGoogle } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
 import { APP_STORE_URL, PLAY_STORE_URL } from './texts.js';
-import type { ReauthenticationGuard } from '../../reauthentication/hooks/useReauthentication.js';
+import type { ReauthenticationGuard } from '../hooks/useReauthentication.js';
 
 export interface GoogleEnrolmentProps {
   onActivated: (enrolledDate: string | null) => void;
@@ -27,7 +28,6 @@ export default function GoogleEnrolment({ onActivated, onFailed, guard }: Google
   const id = useId();
   const { user } = useAuth();
   const client = useApiClient();
-  const [enrolment, setEnrolment] = useState<GoogleEnrollResponse>();
   const [keyOpen, setKeyOpen] = useState(false);
   const { code, setCode, error, verify } = useCodeActivation({
     factor: 'googleAuth',
@@ -44,19 +44,22 @@ export default function GoogleEnrolment({ onActivated, onFailed, guard }: Google
     guardRef.current = guard;
   }, [onFailed, guard]);
 
+  const enrol = useCall(
+    useCallback(
+      // The signal is not passed yet: enrollGoogle takes `{ signal }` once its typed caller lands.
+      () => guardRef.current(() => enrollGoogle(client, user.sub)),
+      [client, user.sub],
+    ),
+  );
+  const { run: runEnrol, abort: abortEnrol } = enrol;
   useEffect(() => {
-    let current = true;
-    guardRef
-      .current(() => enrollGoogle(client, user.sub))
-      .then(
-        (response) => current && setEnrolment(response),
-        (failure: unknown) => current && onFailedRef.current(failure),
-      );
-    return () => {
-      current = false;
-    };
-  }, [client, user.sub]);
+    void runEnrol().then((outcome) => {
+      if (outcome.status === 'error') onFailedRef.current(outcome.error);
+    });
+    return abortEnrol;
+  }, [runEnrol, abortEnrol]);
 
+  const enrolment = enrol.status === 'success' ? enrol.data : undefined;
   if (!enrolment) return <Spin aria-label="Preparing Google Authenticator setup" />;
 
   return (

@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
-import { isApiError, useApiClient, useAuth } from 'shared-auth';
+import { useCallback, useState, type FormEvent } from 'react';
+import { useApiClient, useAuth } from 'shared-auth';
+import { useCall } from 'shared-auth/async';
 import { activate } from '../api/factorsApi.js';
-import type { ReauthenticationGuard } from '../../reauthentication/hooks/useReauthentication.js';
+import type { ReauthenticationGuard } from './useReauthentication.js';
 import type { FactorKind } from '../model/enrolment.js';
 
 interface CodeActivationOptions {
@@ -15,8 +16,8 @@ interface CodeActivationOptions {
 }
 
 /**
- * The code step of an enrolment: the entered code, and its submit. A wrong code and the server's throttle (429)
- * show next to the field; anything else ends the enrolment through onFailed.
+ * The code step of an enrolment: the entered code, and its submit. A wrong code and the server's throttle (429,
+ * with its wait) show next to the field; anything else ends the enrolment through onFailed.
  */
 export function useCodeActivation({
   factor,
@@ -28,27 +29,28 @@ export function useCodeActivation({
   const { user } = useAuth();
   const client = useApiClient();
   const [code, setCode] = useState('');
-  const [verifying, setVerifying] = useState(false);
   const [error, setError] = useState<string>();
+  const activation = useCall(
+    useCallback(
+      // The signal is not passed yet: activate takes `{ signal }` once its typed caller lands.
+      (_signal: AbortSignal, entered: string) => guard(() => activate(client, factor, user.sub, entered)),
+      [guard, client, factor, user.sub],
+    ),
+  );
+  const verifying = activation.status === 'pending';
 
   async function verify(event: FormEvent) {
     event.preventDefault();
     const entered = code.trim();
     if (entered === '' || verifying) return;
-    setVerifying(true);
     setError(undefined);
-    try {
-      const result = await guard(() => activate(client, factor, user.sub, entered));
-      if (result.ok) {
-        onActivated(result.status.enrolledDate);
-        return;
-      }
-      setError(wrongCodeMessage);
-    } catch (failure) {
-      if (isApiError(failure) && failure.status === 429) setError(failure.message);
-      else onFailed(failure);
-    } finally {
-      setVerifying(false);
+    const outcome = await activation.run(entered);
+    if (outcome.status === 'success') {
+      if (outcome.data.ok) onActivated(outcome.data.status.enrolledDate);
+      else setError(wrongCodeMessage);
+    } else if (outcome.status === 'error') {
+      if (outcome.failure.kind === 'throttled') setError(outcome.failure.message);
+      else onFailed(outcome.error);
     }
   }
 

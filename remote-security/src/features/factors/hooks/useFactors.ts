@@ -1,18 +1,21 @@
 import { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
-import { App } from 'shared-ui';
-import { maskEmail, useApiClient, useAuth, type ActiveFactorsData } from 'shared-auth';
-import { isStepUpRequired } from 'shared-stepup';
+import { useToast } from 'shared-ui/toast';
 import {
-  useReauthentication,
-  type ReauthenticationGuard,
-} from '../../reauthentication/hooks/useReauthentication.js';
-import { ReauthenticationEnded } from '../../reauthentication/model/reauthentication.js';
+  maskEmail,
+  useApiClient,
+  useAuth,
+  type ActiveFactorsData,
+  type FactorStatusResponse,
+} from 'shared-auth';
+import { classifyFailure, isStepUpRequired, useCall } from 'shared-auth/async';
+import { useReauthentication, type ReauthenticationGuard } from './useReauthentication.js';
+import { ReauthenticationEnded } from '../model/reauthentication.js';
 import { getDetails, optIn, optOut, reset } from '../api/factorsApi.js';
 import type { FactorKind } from '../model/enrolment.js';
 import { countActive } from '../model/factors.js';
 import { factorsReducer, initialFactorsState } from '../model/factorsReducer.js';
 
-const TOAST_SECONDS = 30;
+const FACTORS = ['googleAuth', 'email'] as const satisfies readonly FactorKind[];
 
 export const TOASTS = {
   turnedOn: {
@@ -38,7 +41,7 @@ export const TOASTS = {
 export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequired: () => void) {
   const { user } = useAuth();
   const client = useApiClient();
-  const { notification } = App.useApp();
+  const toast = useToast();
   const [state, dispatch] = useReducer(factorsReducer, initialFactorsState);
   const reauthentication = useReauthentication();
   const { guard } = reauthentication;
@@ -56,61 +59,72 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
     stateRef.current = state;
   }, [state]);
 
-  const toast = useCallback(
-    (title: string) => notification.success({ title, placement: 'topRight', duration: TOAST_SECONDS }),
-    [notification],
-  );
-
   const fail = useCallback(
     (factor: FactorKind, error: unknown) => {
       if (error instanceof ReauthenticationEnded) {
         // Cancelled: the factor simply stays off. A 409: the account has a factor by now, so step-up applies.
         if (error.reason === 'CANCELLED') dispatch({ type: 'TURN_ON_CANCELLED', factor });
         else onStepUpRequired();
-      } else if (isStepUpRequired(error)) onStepUpRequired();
+      } else if (classifyFailure(error).kind === 'step_up_required') onStepUpRequired();
       else dispatch({ type: 'FAILED', factor });
     },
     [onStepUpRequired],
   );
 
+  // Both factors' details in one run: a failure of one is that factor's error view, not the other's.
+  const details = useCall(
+    useCallback(
+      // The signal is not passed yet: getDetails takes `{ signal }` once its typed caller lands.
+      () => Promise.allSettled(FACTORS.map((factor) => getDetails(client, factor, user.sub))),
+      [client, user.sub],
+    ),
+  );
+  const { run: loadDetails, abort: stopDetails } = details;
   useEffect(() => {
-    let current = true;
-    for (const factor of ['googleAuth', 'email'] as const) {
-      getDetails(client, factor, user.sub).then(
-        (details) =>
-          current &&
+    void loadDetails().then((outcome) => {
+      if (outcome.status !== 'success') return;
+      outcome.data.forEach((result, index) => {
+        const factor = FACTORS[index];
+        if (!factor) return;
+        if (result.status === 'fulfilled') {
           dispatch({
             type: 'DETAILS_LOADED',
             factor,
             active: activeFactorsData[factor] !== undefined,
-            enrolled: details.enrolled,
-            enrolledDate: details.enrolledDate,
+            enrolled: result.value.enrolled,
+            enrolledDate: result.value.enrolledDate,
             maskedEmail: activeFactorsData.email?.maskedEmail ?? maskedEmail,
-          }),
-        (error: unknown) => {
-          if (!current) return;
-          if (isStepUpRequired(error)) onStepUpRequired();
-          else dispatch({ type: 'DETAILS_FAILED', factor });
-        },
-      );
-    }
-    return () => {
-      current = false;
-    };
-  }, [client, user.sub, activeFactorsData, maskedEmail, onStepUpRequired]);
+          });
+        } else if (isStepUpRequired(result.reason)) onStepUpRequired();
+        else dispatch({ type: 'DETAILS_FAILED', factor });
+      });
+    });
+    return stopDetails;
+  }, [loadDetails, stopDetails, activeFactorsData, maskedEmail, onStepUpRequired]);
+
+  // A toggle or removal per factor: both factors may be busy at once, and leaving the page aborts them.
+  const runFactorCall = useCallback(
+    (signal: AbortSignal, call: (signal: AbortSignal) => Promise<FactorStatusResponse>) => call(signal),
+    [],
+  );
+  const calls = { googleAuth: useCall(runFactorCall), email: useCall(runFactorCall) };
+  const callsRef = useRef(calls);
+  useEffect(() => {
+    callsRef.current = calls;
+  });
 
   const switchOn = useCallback(
     async (factor: FactorKind) => {
       const view = stateRef.current[factor];
       dispatch({ type: 'SWITCH_ON', factor });
       if (view.enrolment !== 'ACTIVE' || view.busy) return;
-      try {
-        const status = await guard(factor, () => optIn(client, factor, user.sub));
-        dispatch({ type: 'OPT_IN_SUCCEEDED', factor, enrolledDate: status.enrolledDate });
+      const outcome = await callsRef.current[factor].run(() =>
+        guard(factor, () => optIn(client, factor, user.sub)),
+      );
+      if (outcome.status === 'success') {
+        dispatch({ type: 'OPT_IN_SUCCEEDED', factor, enrolledDate: outcome.data.enrolledDate });
         toast(TOASTS.turnedOn[factor]);
-      } catch (error) {
-        fail(factor, error);
-      }
+      } else if (outcome.status === 'error') fail(factor, outcome.error);
     },
     [client, user.sub, toast, fail, guard],
   );
@@ -120,19 +134,14 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
     if (!dialog) return;
     dispatch({ type: 'DIALOG_CONFIRM' });
     const { factor, kind } = dialog;
-    try {
-      if (kind === 'turnOff') {
-        await optOut(client, factor, user.sub);
-        dispatch({ type: 'OPT_OUT_SUCCEEDED', factor });
-        toast(TOASTS.turnedOff[factor]);
-      } else {
-        await reset(client, factor, user.sub);
-        dispatch({ type: 'RESET_SUCCEEDED', factor });
-        toast(TOASTS.removed[factor]);
-      }
-    } catch (error) {
-      fail(factor, error);
-    }
+    const outcome = await callsRef.current[factor].run(() =>
+      kind === 'turnOff' ? optOut(client, factor, user.sub) : reset(client, factor, user.sub),
+    );
+    if (outcome.status === 'error') fail(factor, outcome.error);
+    if (outcome.status !== 'success') return;
+    // Any ok answer means done.
+    dispatch({ type: kind === 'turnOff' ? 'OPT_OUT_SUCCEEDED' : 'RESET_SUCCEEDED', factor });
+    toast(kind === 'turnOff' ? TOASTS.turnedOff[factor] : TOASTS.removed[factor]);
   }, [client, user.sub, toast, fail]);
 
   const activated = useCallback(

@@ -1,4 +1,4 @@
-import { enrolmentReducer } from './enrolment.js';
+import { enrolmentReducer, sendCodeLabel } from './enrolment.js';
 
 describe('enrolment state', () => {
   it('INITIAL → ACTIVE when the factor is active or the details say enrolled, else NOT_STARTED', () => {
@@ -34,5 +34,14 @@ describe('enrolment state', () => {
     expect(enrolmentReducer('email', 'ERROR', { type: 'DETAILS_LOADED', active: true, enrolled: true })).toBe(
       'ERROR',
     );
+  });
+});
+
+describe('the email enrolment send button', () => {
+  it("labels: 'Send Code', then 'Resend ({n}s)', then 'Resend Code'", () => {
+    expect(sendCodeLabel(false, 0)).toBe('Send Code');
+    expect(sendCodeLabel(true, 30)).toBe('Resend (30s)');
+    expect(sendCodeLabel(true, 1)).toBe('Resend (1s)');
+    expect(sendCodeLabel(true, 0)).toBe('Resend Code');
   });
 });

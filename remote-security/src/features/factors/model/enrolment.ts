@@ -1,3 +1,5 @@
+import { resendLabel } from 'shared-stepup';
+
 /** A factor's enrolment (spec section 4): INITIAL → ACTIVE / NOT_STARTED → (PENDING_ACTIVATION) → ACTIVE. */
 export type EnrolmentState = 'INITIAL' | 'NOT_STARTED' | 'PENDING_ACTIVATION' | 'ACTIVE' | 'ERROR';
 export type FactorKind = 'googleAuth' | 'email';
@@ -34,4 +36,9 @@ export function enrolmentReducer(
     case 'ERROR':
       return state;
   }
+}
+
+/** 'Send Code' before the first send, then the resend countdown's 'Resend ({n}s)' and 'Resend Code'. */
+export function sendCodeLabel(sent: boolean, remaining: number): string {
+  return sent ? resendLabel(remaining) : 'Send Code';
 }

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { isApiError, useApiClient, useAuth } from 'shared-auth';
-import type { FactorKind } from '../../factors/model/enrolment.js';
-import { reauthenticate } from '../api/reauthenticate.js';
+import { useApiClient, useAuth } from 'shared-auth';
+import { isReauthenticationRequired, useCall } from 'shared-auth/async';
+import type { FactorKind } from '../model/enrolment.js';
+import { reauthenticate } from '../../reauthentication/api/reauthenticate.js';
 import {
   initialReauthenticationState,
-  isReauthenticationRequired,
   ReauthenticationEnded,
   reauthenticationReducer,
 } from '../model/reauthentication.js';
@@ -29,10 +29,17 @@ export function useReauthentication() {
   const { user } = useAuth();
   const client = useApiClient();
   const [state, dispatch] = useReducer(reauthenticationReducer, initialReauthenticationState);
-  // The call waiting for the dialog, the element that had the focus when it started, and the check under way.
+  // The call waiting for the dialog, and the element that had the focus when it started.
   const pending = useRef<((outcome: Outcome) => void) | null>(null);
   const opener = useRef<HTMLElement | null>(null);
-  const checking = useRef<AbortController | null>(null);
+  // The password check: aborted by Cancel and by leaving the page (useCall), its answer then ignored.
+  const check = useCall(
+    useCallback(
+      (signal: AbortSignal, password: string) => reauthenticate(client, user.sub, password, { signal }),
+      [client, user.sub],
+    ),
+  );
+  const { run: runCheck, abort: abortCheck } = check;
 
   const settle = useCallback((outcome: Outcome) => {
     const resolve = pending.current;
@@ -40,14 +47,8 @@ export function useReauthentication() {
     resolve?.(outcome);
   }, []);
 
-  // Leaving the page ends the check under way and releases the call waiting for it.
-  useEffect(
-    () => () => {
-      checking.current?.abort();
-      settle(CANCELLED);
-    },
-    [settle],
-  );
+  // Leaving the page releases the call waiting for the dialog (useCall aborts the check under way).
+  useEffect(() => () => settle(CANCELLED), [settle]);
 
   const guard = useCallback(
     async <T>(factor: FactorKind, call: () => Promise<T>): Promise<T> => {
@@ -74,40 +75,34 @@ export function useReauthentication() {
 
   const submit = useCallback(
     async (password: string) => {
-      if (checking.current) return;
-      const controller = new AbortController();
-      checking.current = controller;
       dispatch({ type: 'SUBMIT' });
-      try {
-        await reauthenticate(client, user.sub, password, { signal: controller.signal });
+      const outcome = await runCheck(password);
+      if (outcome.status === 'success') {
         dispatch({ type: 'CONFIRMED' });
         settle({ type: 'CONFIRMED' });
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        if (isApiError(error) && (error.status === 400 || error.status === 429)) {
-          // A wrong password, or too many: the server's text under the field, and the user tries again.
-          dispatch({ type: 'REFUSED', error: error.message });
+      } else if (outcome.status === 'error') {
+        const { failure } = outcome;
+        if (failure.kind === 'throttled' || (failure.kind === 'refused' && failure.status === 400)) {
+          // A wrong password, or too many (with the wait): the text under the field, and the user tries again.
+          dispatch({ type: 'REFUSED', error: failure.message });
         } else {
           dispatch({ type: 'FAILED' });
           settle(
-            isApiError(error) && error.status === 409
+            failure.kind === 'refused' && failure.status === 409
               ? { type: 'ENDED', reason: 'STEP_UP_REQUIRED' }
-              : { type: 'FAILED', error },
+              : { type: 'FAILED', error: outcome.error },
           );
         }
-      } finally {
-        if (checking.current === controller) checking.current = null;
       }
     },
-    [client, user.sub, settle],
+    [runCheck, settle],
   );
 
   const cancel = useCallback(() => {
-    checking.current?.abort();
-    checking.current = null;
+    abortCheck();
     dispatch({ type: 'CANCEL' });
     settle(CANCELLED);
-  }, [settle]);
+  }, [abortCheck, settle]);
 
   return {
     state,

@@ -1,8 +1,5 @@
-import { ApiError, REAUTHENTICATION_REQUIRED_ERROR } from 'shared-auth';
 import {
   initialReauthenticationState,
-  isReauthenticationRequired,
-  REAUTHENTICATION_REQUIRED_TEXT,
   reauthenticationReducer,
   type ReauthenticationAction,
   type ReauthenticationState,
@@ -67,29 +64,5 @@ describe('reauthenticationReducer', () => {
     ['focus given back when none was due', closed, { type: 'FOCUS_RETURNED' }],
   ])('ignores %s', (_name, state, action) => {
     expect(reauthenticationReducer(state, action)).toBe(state);
-  });
-});
-
-describe('isReauthenticationRequired', () => {
-  const TEXT = "Confirm it's you: enter your password to turn on 2-step verification.";
-
-  it("is the server's 403 with the reauthentication_required code, or with its text alone", () => {
-    expect(isReauthenticationRequired(new ApiError(TEXT, 403, 'reauthentication_required'))).toBe(true);
-    expect(
-      isReauthenticationRequired(new ApiError('Password, please.', 403, 'reauthentication_required')),
-    ).toBe(true);
-    expect(isReauthenticationRequired(new ApiError(TEXT, 403))).toBe(true);
-  });
-
-  it("reads the same text as the contract's", () => {
-    expect(REAUTHENTICATION_REQUIRED_TEXT).toBe(REAUTHENTICATION_REQUIRED_ERROR);
-  });
-
-  it('is nothing else', () => {
-    expect(
-      isReauthenticationRequired(new ApiError('Step-up verification required', 403, 'step_up_required')),
-    ).toBe(false);
-    expect(isReauthenticationRequired(new ApiError(TEXT, 400))).toBe(false);
-    expect(isReauthenticationRequired(new Error(TEXT))).toBe(false);
   });
 });

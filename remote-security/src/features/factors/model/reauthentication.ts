@@ -1,5 +1,4 @@
-import { isApiError, type ApiErrorCode } from 'shared-auth';
-import type { FactorKind } from '../../factors/model/enrolment.js';
+import type { FactorKind } from './enrolment.js';
 
 /**
  * "Confirm it's you": turning on the first 2-step factor more than 5 minutes after signing in needs the password
@@ -68,25 +67,6 @@ export function reauthenticationReducer(
         return closing(state);
       return state;
   }
-}
-
-/**
- * The contract's code and text (API_ERROR_CODES.reauthenticationRequired, REAUTHENTICATION_REQUIRED_ERROR), here
- * as values checked against the contract by type or by test: shared-auth comes from the shell at run time, and a
- * shell built before they existed has neither to read.
- */
-const REAUTHENTICATION_REQUIRED_CODE: ApiErrorCode = 'reauthentication_required';
-export const REAUTHENTICATION_REQUIRED_TEXT = "Confirm it's you";
-
-/**
- * A refusal that asks for the password first (403, code 'reauthentication_required'). The text is checked too,
- * for a portal shell whose shared-auth predates ApiError.code (it then builds the errors without one).
- */
-export function isReauthenticationRequired(error: unknown): boolean {
-  if (!isApiError(error) || error.status !== 403) return false;
-  return (
-    error.code === REAUTHENTICATION_REQUIRED_CODE || error.message.startsWith(REAUTHENTICATION_REQUIRED_TEXT)
-  );
 }
 
 /** How a call that asked for the password ended without being sent again. */
