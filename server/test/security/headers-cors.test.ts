@@ -274,7 +274,10 @@ describe('CORS: PUBLIC_URL and TRUSTED_ORIGINS, and no wider', () => {
       await preflight(apiPaths.multifactor('email', sub, 'reset'), origin, 'DELETE'),
     ]) {
       expect(refused.statusCode).toBe(404);
-      expect(refused.json()).toEqual({ error: expect.stringMatching(/^Not found: OPTIONS /) });
+      expect(refused.json()).toEqual({
+        error: expect.stringMatching(/^Not found: OPTIONS /),
+        code: 'not_found',
+      });
       expectNoCors(refused, 'preflight');
     }
     const answer = await t.app.inject({
