@@ -96,6 +96,17 @@ describe('Security page', () => {
     renderPage();
     expect(await screen.findByText('Error')).toBeInTheDocument();
   });
+
+  it("Try again on 'Error' runs the check again", async () => {
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    stepUp.getChallenge
+      .mockRejectedValueOnce(new ApiError('down', 500))
+      .mockResolvedValueOnce({ challengeUser: true, activeFactorsData: BOTH });
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+    expect(stepUp.getChallenge).toHaveBeenCalledTimes(2);
+  });
 });
 
 describe('step-up screens', () => {
@@ -319,6 +330,55 @@ describe('factors page', () => {
     expect(await screen.findByText('An Unexpected Error happened...')).toBeInTheDocument();
   });
 
+  it("a factor's error view has Try again, which starts the page over", async () => {
+    challenge(false);
+    details(true, true);
+    api.optOut.mockRejectedValue(new ApiError('Internal error', 500));
+    renderPage();
+    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
+    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    await userEvent.click(emailSwitch);
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('An Unexpected Error happened...')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await region('Your Email Factor')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByRole('switch', { name: 'Verification with email' })).toBeEnabled(),
+    );
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+    expect(stepUp.getChallenge).toHaveBeenCalledTimes(2);
+  });
+
+  it("shows neither 'Your Email Factor' nor 'Verified' while email is turned off", async () => {
+    // Email is set up (details say enrolled) but not active: only the authenticator app is on.
+    challenge(false, { googleAuth: {} });
+    details(true, true);
+    renderPage();
+    const email = await region('Email');
+    await waitFor(() =>
+      expect(screen.getByRole('switch', { name: 'Verification with email' })).toBeEnabled(),
+    );
+    expect(screen.queryByRole('region', { name: 'Your Email Factor' })).not.toBeInTheDocument();
+    expect(within(email).queryByText('Verified')).not.toBeInTheDocument();
+  });
+
+  it("drops 'Your Email Factor' and 'Verified' once email is turned off", async () => {
+    challenge(false);
+    details(true, true);
+    api.optOut.mockResolvedValue({ status: 'INACTIVE', enrolledDate: DATE });
+    renderPage();
+    expect(await region('Your Email Factor')).toBeInTheDocument();
+    const emailSwitch = screen.getByRole('switch', { name: 'Verification with email' });
+    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    await userEvent.click(emailSwitch);
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await region('Email')).toBeInTheDocument();
+    expect(screen.queryByText('Verified')).not.toBeInTheDocument();
+  });
+
   it('goes back to the step-up check when the server says the verification ran out', async () => {
     stepUp.getChallenge
       .mockResolvedValueOnce({ challengeUser: false, activeFactorsData: BOTH })
@@ -395,6 +455,28 @@ describe('enrolment', () => {
     expect(gaSwitch).toBeChecked();
     // The only active factor cannot be turned off.
     expect(gaSwitch).toBeDisabled();
+  });
+
+  it('email: a send refused as too soon says the wait, and Send Code waits out its Retry-After', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollEmail.mockRejectedValue(
+      Object.assign(
+        new ApiError(
+          'A code was sent less than 30 seconds ago. Wait 20 seconds before asking for another.',
+          429,
+        ),
+        { retryAfterSeconds: 20 },
+      ),
+    );
+    renderPage();
+    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
+    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    await userEvent.click(emailSwitch);
+    await userEvent.click(await screen.findByRole('button', { name: 'Send Code' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Wait 20 seconds before asking for another.');
+    expect(screen.getByRole('button', { name: 'Send Code' })).toBeDisabled();
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
   });
 
   it('email: Send Code → Resend (30s) countdown; wrong code inline; then Your Email Factor', async () => {
