@@ -16,7 +16,7 @@ import type { AccountSessions } from '../auth/sessions.js';
 import type { Notifier } from '../notifications/types.js';
 import type { Transactions } from '../storage/index.js';
 import { PASSWORD_CHANGE_LIMIT } from '../throttles/limits.js';
-import { retryAfterSeconds, Throttle, type ThrottleEvents } from '../throttles/throttle.js';
+import { retryAfterSeconds, Throttle, tooManyRequests, type ThrottleEvents } from '../throttles/throttle.js';
 
 export interface PasswordChangeDeps {
   transactions: Transactions;
@@ -85,10 +85,9 @@ export async function verifyCurrentPassword(
     );
 
   // Counted before argon2 runs; an attempt that cannot be recorded is refused with the storage error (503).
-  const reservation = deps.throttle.reserveOrThrow(user.id, (waitMs) => {
-    const seconds = retryAfterSeconds(waitMs);
-    return new HttpError(429, PASSWORD_CHANGE_ERRORS.throttled(seconds), { 'Retry-After': String(seconds) });
-  });
+  const reservation = deps.throttle.reserveOrThrow(user.id, (waitMs) =>
+    tooManyRequests(PASSWORD_CHANGE_ERRORS.throttled(retryAfterSeconds(waitMs)), waitMs),
+  );
   const started = performance.now();
   const matches = await passwordMatches(hash, password);
   const verifyMs = performance.now() - started;
