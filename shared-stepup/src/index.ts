@@ -15,7 +15,7 @@ export {
   stepUpFlowReducer,
   type StepUpFlow,
   type StepUpFlowAction,
-  type StepUpFlowState,
+  type StepUpFlowStatus,
 } from './model/stepUpFlow.js';
 export { RESEND_SECONDS, resendLabel, useCountdown } from './hooks/useCountdown.js';
 export { useChallengeCheck, type ChallengeCheckAction } from './hooks/useChallengeCheck.js';

@@ -1,6 +1,10 @@
 import { ApiError } from '../api-client.js';
 import { API_ERROR_CODES } from '../contract/errors.js';
-import { INVALID_CODE_ERROR, STEP_UP_REQUIRED_ERROR } from '../contract/stepup.js';
+import {
+  INVALID_CODE_ERROR,
+  REAUTHENTICATION_REQUIRED_ERROR,
+  STEP_UP_REQUIRED_ERROR,
+} from '../contract/stepup.js';
 import { classifyFailure, describeWait, isReauthenticationRequired, isStepUpRequired } from './failure.js';
 
 function withRetryAfter(error: ApiError, seconds: number): ApiError {
@@ -42,7 +46,10 @@ describe('classifyFailure', () => {
     expect(isReauthenticationRequired(new ApiError('x', 403, API_ERROR_CODES.reauthenticationRequired))).toBe(
       true,
     );
-    expect(isReauthenticationRequired(new ApiError("Confirm it's you: enter your password", 403))).toBe(true);
+    expect(
+      isReauthenticationRequired(new ApiError(`${REAUTHENTICATION_REQUIRED_ERROR}: enter it`, 403)),
+    ).toBe(true);
+    expect(isReauthenticationRequired(new ApiError(REAUTHENTICATION_REQUIRED_ERROR, 400))).toBe(false);
     expect(isReauthenticationRequired(new ApiError('Forbidden', 403))).toBe(false);
   });
 

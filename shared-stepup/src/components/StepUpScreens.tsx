@@ -7,7 +7,7 @@ import {
   initialStepUpFlow,
   SELECTION_LOADING_MS,
   stepUpFlowReducer,
-  type StepUpFlowState,
+  type StepUpFlowStatus,
 } from '../model/stepUpFlow.js';
 import { clearStepUpState, loadStepUpState, saveStepUpState } from '../model/stepUpStorage.js';
 import { CodeForm } from './CodeForm.js';
@@ -36,7 +36,7 @@ const IDS = {
   emailCode: 'stepup-email-code',
   error: 'stepup-error',
 } as const;
-const FOCUS_OF: Record<StepUpFlowState, string> = {
+const FOCUS_OF: Record<StepUpFlowStatus, string> = {
   START: IDS.start,
   FACTOR_SELECTION: IDS.select,
   GA_VERIFY: IDS.gaCode,
@@ -62,7 +62,7 @@ function Screens({ sub, activeFactorsData, onVerified, onRetry }: StepUpScreensP
     initialStepUpFlow(list, loadStepUpState(sub)),
   );
 
-  useEffect(() => saveStepUpState(sub, flow.state), [sub, flow.state]);
+  useEffect(() => saveStepUpState(sub, flow.status), [sub, flow.status]);
 
   useEffect(() => {
     if (!flow.selectionLoading) return undefined;
@@ -72,12 +72,12 @@ function Screens({ sub, activeFactorsData, onVerified, onRetry }: StepUpScreensP
 
   // Each new screen takes the focus, as the profile and password pages do: the button that was pressed is gone.
   // Not on the first screen: the page (or the dialog) that shows the screens places the focus then.
-  const shown = useRef(flow.state);
+  const shown = useRef(flow.status);
   useEffect(() => {
-    if (shown.current === flow.state) return;
-    shown.current = flow.state;
-    document.getElementById(FOCUS_OF[flow.state])?.focus();
-  }, [flow.state]);
+    if (shown.current === flow.status) return;
+    shown.current = flow.status;
+    document.getElementById(FOCUS_OF[flow.status])?.focus();
+  }, [flow.status]);
 
   const verified = () => {
     clearStepUpState(sub);
@@ -87,7 +87,7 @@ function Screens({ sub, activeFactorsData, onVerified, onRetry }: StepUpScreensP
   const retry = () => (factors.length > 0 ? dispatch({ type: 'RETRY' }) : onRetry());
 
   let screen;
-  switch (flow.state) {
+  switch (flow.status) {
     case 'START':
       screen = (
         <section aria-labelledby={IDS.start}>

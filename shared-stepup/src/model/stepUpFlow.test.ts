@@ -4,16 +4,16 @@ import {
   stepUpFlowReducer,
   type StepUpFlow,
   type StepUpFlowAction,
-  type StepUpFlowState,
+  type StepUpFlowStatus,
 } from './stepUpFlow.js';
 
 const both = ['googleAuth', 'email'] as const;
 const flow = (
-  state: StepUpFlowState,
+  state: StepUpFlowStatus,
   factors: StepUpFlow['factors'] = [...both],
   selectionLoading = false,
 ): StepUpFlow => ({
-  state,
+  status: state,
   factors,
   selectionLoading,
 });
@@ -29,16 +29,16 @@ describe('step-up flow: start', () => {
   });
 
   it('starts at START, or CHALLENGE_ERROR when there are no factors', () => {
-    expect(initialStepUpFlow([...both]).state).toBe('START');
-    expect(initialStepUpFlow([]).state).toBe('CHALLENGE_ERROR');
+    expect(initialStepUpFlow([...both]).status).toBe('START');
+    expect(initialStepUpFlow([]).status).toBe('CHALLENGE_ERROR');
   });
 
   it('resumes a stored state that still fits the factors, and restarts otherwise', () => {
-    expect(initialStepUpFlow([...both], 'EMAIL_VERIFY').state).toBe('EMAIL_VERIFY');
-    expect(initialStepUpFlow([...both], 'FACTOR_SELECTION').state).toBe('FACTOR_SELECTION');
-    expect(initialStepUpFlow(['googleAuth'], 'EMAIL_VERIFY').state).toBe('START');
-    expect(initialStepUpFlow(['googleAuth'], 'FACTOR_SELECTION').state).toBe('START');
-    expect(initialStepUpFlow([], 'START').state).toBe('CHALLENGE_ERROR');
+    expect(initialStepUpFlow([...both], 'EMAIL_VERIFY').status).toBe('EMAIL_VERIFY');
+    expect(initialStepUpFlow([...both], 'FACTOR_SELECTION').status).toBe('FACTOR_SELECTION');
+    expect(initialStepUpFlow(['googleAuth'], 'EMAIL_VERIFY').status).toBe('START');
+    expect(initialStepUpFlow(['googleAuth'], 'FACTOR_SELECTION').status).toBe('START');
+    expect(initialStepUpFlow([], 'START').status).toBe('CHALLENGE_ERROR');
   });
 });
 
@@ -51,13 +51,13 @@ describe('step-up flow: transitions', () => {
   });
 
   it("START + Verify with exactly one factor goes to that factor's screen", () => {
-    expect(stepUpFlowReducer(flow('START', ['googleAuth']), { type: 'VERIFY' }).state).toBe('GA_VERIFY');
-    expect(stepUpFlowReducer(flow('START', ['email']), { type: 'VERIFY' }).state).toBe('EMAIL_VERIFY');
-    expect(stepUpFlowReducer(flow('START', ['sms']), { type: 'VERIFY' }).state).toBe('SMS_VERIFY');
+    expect(stepUpFlowReducer(flow('START', ['googleAuth']), { type: 'VERIFY' }).status).toBe('GA_VERIFY');
+    expect(stepUpFlowReducer(flow('START', ['email']), { type: 'VERIFY' }).status).toBe('EMAIL_VERIFY');
+    expect(stepUpFlowReducer(flow('START', ['sms']), { type: 'VERIFY' }).status).toBe('SMS_VERIFY');
   });
 
   it('START + Verify with no factors goes to CHALLENGE_ERROR', () => {
-    expect(stepUpFlowReducer(flow('START', []), { type: 'VERIFY' }).state).toBe('CHALLENGE_ERROR');
+    expect(stepUpFlowReducer(flow('START', []), { type: 'VERIFY' }).status).toBe('CHALLENGE_ERROR');
   });
 
   it('SELECTION_LOADED without the loading dialog does nothing', () => {
@@ -66,13 +66,13 @@ describe('step-up flow: transitions', () => {
   });
 
   it('FACTOR_SELECTION goes to GA_VERIFY or EMAIL_VERIFY; Back returns to START', () => {
-    expect(stepUpFlowReducer(flow('FACTOR_SELECTION'), { type: 'SELECT', factor: 'googleAuth' }).state).toBe(
+    expect(stepUpFlowReducer(flow('FACTOR_SELECTION'), { type: 'SELECT', factor: 'googleAuth' }).status).toBe(
       'GA_VERIFY',
     );
-    expect(stepUpFlowReducer(flow('FACTOR_SELECTION'), { type: 'SELECT', factor: 'email' }).state).toBe(
+    expect(stepUpFlowReducer(flow('FACTOR_SELECTION'), { type: 'SELECT', factor: 'email' }).status).toBe(
       'EMAIL_VERIFY',
     );
-    expect(stepUpFlowReducer(flow('FACTOR_SELECTION'), { type: 'BACK' }).state).toBe('START');
+    expect(stepUpFlowReducer(flow('FACTOR_SELECTION'), { type: 'BACK' }).status).toBe('START');
     // A factor that is not active cannot be selected.
     const gaOnly = flow('FACTOR_SELECTION', ['googleAuth']);
     expect(stepUpFlowReducer(gaOnly, { type: 'SELECT', factor: 'email' })).toBe(gaOnly);
@@ -81,13 +81,13 @@ describe('step-up flow: transitions', () => {
   it.each(['GA_VERIFY', 'EMAIL_VERIFY', 'SMS_VERIFY'] as const)(
     'Cancel from %s returns to FACTOR_SELECTION with several factors, otherwise to START',
     (state) => {
-      expect(stepUpFlowReducer(flow(state), { type: 'CANCEL' }).state).toBe('FACTOR_SELECTION');
-      expect(stepUpFlowReducer(flow(state, ['googleAuth']), { type: 'CANCEL' }).state).toBe('START');
+      expect(stepUpFlowReducer(flow(state), { type: 'CANCEL' }).status).toBe('FACTOR_SELECTION');
+      expect(stepUpFlowReducer(flow(state, ['googleAuth']), { type: 'CANCEL' }).status).toBe('START');
     },
   );
 
   it('a failed email send goes from EMAIL_VERIFY to CHALLENGE_ERROR', () => {
-    expect(stepUpFlowReducer(flow('EMAIL_VERIFY'), { type: 'EMAIL_SEND_FAILED' }).state).toBe(
+    expect(stepUpFlowReducer(flow('EMAIL_VERIFY'), { type: 'EMAIL_SEND_FAILED' }).status).toBe(
       'CHALLENGE_ERROR',
     );
     const ga = flow('GA_VERIFY');

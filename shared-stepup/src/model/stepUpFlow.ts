@@ -1,7 +1,7 @@
 import type { ActiveFactorsData, StepUpFactorType } from 'shared-auth';
 
-/** The step-up screens' states (spec section 4). */
-export const STEP_UP_FLOW_STATES = [
+/** The step-up screens' states (spec section 4), by their spec names. */
+export const STEP_UP_FLOW_STATUSES = [
   'START',
   'FACTOR_SELECTION',
   'SMS_VERIFY',
@@ -9,14 +9,14 @@ export const STEP_UP_FLOW_STATES = [
   'EMAIL_VERIFY',
   'CHALLENGE_ERROR',
 ] as const;
-export type StepUpFlowState = (typeof STEP_UP_FLOW_STATES)[number];
+export type StepUpFlowStatus = (typeof STEP_UP_FLOW_STATUSES)[number];
 
-export function isStepUpFlowState(value: unknown): value is StepUpFlowState {
-  return typeof value === 'string' && (STEP_UP_FLOW_STATES as readonly string[]).includes(value);
+export function isStepUpFlowStatus(value: unknown): value is StepUpFlowStatus {
+  return typeof value === 'string' && (STEP_UP_FLOW_STATUSES as readonly string[]).includes(value);
 }
 
 export interface StepUpFlow {
-  state: StepUpFlowState;
+  status: StepUpFlowStatus;
   /** The user's active factors, in the order the selection lists them. */
   factors: StepUpFactorType[];
   /** From START with several factors, a loading dialog shows for 0.5 s before the selection. */
@@ -44,34 +44,38 @@ export function factorsOf(data: ActiveFactorsData): StepUpFactorType[] {
   return FACTOR_ORDER.filter((factor) => data[factor] !== undefined);
 }
 
-const SCREEN_OF: Record<StepUpFactorType, StepUpFlowState> = {
+const SCREEN_OF: Record<StepUpFactorType, StepUpFlowStatus> = {
   sms: 'SMS_VERIFY',
   googleAuth: 'GA_VERIFY',
   email: 'EMAIL_VERIFY',
 };
 
 /** Where the flow starts: a resumed stored state, otherwise START (CHALLENGE_ERROR without factors). */
-export function initialStepUpFlow(factors: StepUpFactorType[], stored?: StepUpFlowState): StepUpFlow {
-  const fresh: StepUpFlowState = factors.length === 0 ? 'CHALLENGE_ERROR' : 'START';
-  return { state: stored && isResumable(stored, factors) ? stored : fresh, factors, selectionLoading: false };
+export function initialStepUpFlow(factors: StepUpFactorType[], stored?: StepUpFlowStatus): StepUpFlow {
+  const fresh: StepUpFlowStatus = factors.length === 0 ? 'CHALLENGE_ERROR' : 'START';
+  return {
+    status: stored && isResumable(stored, factors) ? stored : fresh,
+    factors,
+    selectionLoading: false,
+  };
 }
 
 /** A stored screen resumes only while it still fits the factors (e.g. not the email screen once email is off). */
-function isResumable(stored: StepUpFlowState, factors: StepUpFactorType[]): boolean {
+function isResumable(stored: StepUpFlowStatus, factors: StepUpFactorType[]): boolean {
   const factor = (Object.keys(SCREEN_OF) as StepUpFactorType[]).find((key) => SCREEN_OF[key] === stored);
   if (factor) return factors.includes(factor);
   if (stored === 'FACTOR_SELECTION') return factors.length > 1;
   return factors.length > 0;
 }
 
-const at = (flow: StepUpFlow, state: StepUpFlowState): StepUpFlow => ({
+const at = (flow: StepUpFlow, status: StepUpFlowStatus): StepUpFlow => ({
   ...flow,
-  state,
+  status,
   selectionLoading: false,
 });
 
 export function stepUpFlowReducer(flow: StepUpFlow, action: StepUpFlowAction): StepUpFlow {
-  switch (flow.state) {
+  switch (flow.status) {
     case 'START': {
       if (action.type === 'VERIFY' && !flow.selectionLoading) {
         const [only] = flow.factors;
@@ -90,7 +94,7 @@ export function stepUpFlowReducer(flow: StepUpFlow, action: StepUpFlowAction): S
     case 'GA_VERIFY':
     case 'EMAIL_VERIFY':
       if (action.type === 'CANCEL') return at(flow, flow.factors.length > 1 ? 'FACTOR_SELECTION' : 'START');
-      if (action.type === 'EMAIL_SEND_FAILED' && flow.state === 'EMAIL_VERIFY')
+      if (action.type === 'EMAIL_SEND_FAILED' && flow.status === 'EMAIL_VERIFY')
         return at(flow, 'CHALLENGE_ERROR');
       return flow;
     case 'CHALLENGE_ERROR':

@@ -1,5 +1,5 @@
 import { STEP_UP_TTL_MS } from 'shared-auth';
-import { isStepUpFlowState, type StepUpFlowState } from './stepUpFlow.js';
+import { isStepUpFlowStatus, type StepUpFlowStatus } from './stepUpFlow.js';
 
 /**
  * The local-storage key of a user's step-up flow (spec section 4: "a step-up key"). It names the user, so another
@@ -13,7 +13,7 @@ export function stepUpStorageKey(sub: string): string {
 export const LEGACY_STEP_UP_STORAGE_KEY = 'stepUp';
 
 interface Stored {
-  value: StepUpFlowState;
+  value: StepUpFlowStatus;
   /** ms since the epoch */
   expiry: number;
 }
@@ -28,7 +28,7 @@ function storage(): Storage | undefined {
 }
 
 /** Keeps the user's flow state for 5 minutes. CHALLENGE_ERROR is not kept: a reload starts over instead. */
-export function saveStepUpState(sub: string, state: StepUpFlowState, now = Date.now()): void {
+export function saveStepUpState(sub: string, state: StepUpFlowStatus, now = Date.now()): void {
   const store = storage();
   if (!store) return;
   if (state === 'CHALLENGE_ERROR') {
@@ -40,7 +40,7 @@ export function saveStepUpState(sub: string, state: StepUpFlowState, now = Date.
 }
 
 /** The user's stored flow state, or undefined when missing, unreadable or expired (an expired one is removed). */
-export function loadStepUpState(sub: string, now = Date.now()): StepUpFlowState | undefined {
+export function loadStepUpState(sub: string, now = Date.now()): StepUpFlowStatus | undefined {
   const store = storage();
   if (!store) return undefined;
   store.removeItem(LEGACY_STEP_UP_STORAGE_KEY);
@@ -49,7 +49,7 @@ export function loadStepUpState(sub: string, now = Date.now()): StepUpFlowState 
   if (!text) return undefined;
   try {
     const stored = JSON.parse(text) as Partial<Stored>;
-    if (typeof stored.expiry === 'number' && stored.expiry > now && isStepUpFlowState(stored.value)) {
+    if (typeof stored.expiry === 'number' && stored.expiry > now && isStepUpFlowStatus(stored.value)) {
       return stored.value;
     }
   } catch {

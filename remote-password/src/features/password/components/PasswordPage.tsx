@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Alert, Button, Descriptions, Result, Spin, Typography, WaitDialog } from 'shared-ui';
 import { useAuth } from 'shared-auth';
 import { usePasswordPage } from '../hooks/usePasswordPage.js';
-import type { PasswordView } from '../model/passwordPageReducer.js';
+import type { PasswordPageStatus } from '../model/passwordPageReducer.js';
 import { SaveRefusedDialog } from './SaveRefusedDialog.js';
 import { visuallyHidden } from './visuallyHidden.js';
 
@@ -15,7 +15,7 @@ const ChangePasswordForm = lazy(() =>
 const loadStepUpDialog = () => import('./StepUpDialog.js');
 const StepUpDialog = lazy(loadStepUpDialog);
 
-const STEP_UP_VIEWS: readonly PasswordView[] = ['STEP_UP_LOADING', 'STEP_UP'];
+const STEP_UP_STATUSES: readonly PasswordPageStatus[] = ['STEP_UP_LOADING', 'STEP_UP'];
 
 export function PasswordPage() {
   const { user, isFederated } = useAuth();
@@ -28,15 +28,15 @@ export function PasswordPage() {
         // Their password belongs to their home identity provider (spec section 6).
         <Alert type="info" showIcon title="Resource not available for federated users" />
       ) : (
-        <PasswordViews email={user.email} />
+        <PasswordPageStatuss email={user.email} />
       )}
     </section>
   );
 }
 
-function PasswordViews({ email }: { email: string }) {
+function PasswordPageStatuss({ email }: { email: string }) {
   const {
-    view,
+    status,
     refusal,
     activeFactorsData,
     startChange,
@@ -50,7 +50,7 @@ function PasswordViews({ email }: { email: string }) {
   const changeButton = useRef<HTMLButtonElement>(null);
   const saveButton = useRef<HTMLButtonElement>(null);
   const retryButton = useRef<HTMLButtonElement>(null);
-  const previousView = useRef<PasswordView>(view);
+  const previousStatus = useRef<PasswordPageStatus>(status);
 
   // Once the page is shown, fetch the change form in the background so that Change Password opens at once.
   useEffect(() => {
@@ -60,20 +60,20 @@ function PasswordViews({ email }: { email: string }) {
 
   // While the challenge loads, fetch the step-up screens too.
   useEffect(() => {
-    if (view === 'STEP_UP_LOADING') void loadStepUpDialog();
-  }, [view]);
+    if (status === 'STEP_UP_LOADING') void loadStepUpDialog();
+  }, [status]);
 
   // Back in the Initial view after Cancel or a save, keyboard focus returns to where the change began; back in the
   // form from the step-up dialog, to the Save button that opened it.
   useEffect(() => {
-    if (view === 'INITIAL' && previousView.current !== 'INITIAL') changeButton.current?.focus();
-    if (view === 'CHANGE' && STEP_UP_VIEWS.includes(previousView.current)) saveButton.current?.focus();
+    if (status === 'INITIAL' && previousStatus.current !== 'INITIAL') changeButton.current?.focus();
+    if (status === 'CHANGE' && STEP_UP_STATUSES.includes(previousStatus.current)) saveButton.current?.focus();
     // The form (and the focus in it) is gone: the way out takes the focus.
-    if (view === 'ERROR') retryButton.current?.focus();
-    previousView.current = view;
-  }, [view]);
+    if (status === 'ERROR') retryButton.current?.focus();
+    previousStatus.current = status;
+  }, [status]);
 
-  if (view === 'ERROR') {
+  if (status === 'ERROR') {
     return (
       <>
         <div role="alert">
@@ -87,7 +87,7 @@ function PasswordViews({ email }: { email: string }) {
     );
   }
 
-  if (view === 'INITIAL') {
+  if (status === 'INITIAL') {
     return (
       <>
         <Descriptions
@@ -123,11 +123,11 @@ function PasswordViews({ email }: { email: string }) {
       </Suspense>
       {/* Loading the challenge is still part of the save the user asked for. */}
       <WaitDialog
-        open={view === 'SAVING' || view === 'STEP_UP_LOADING'}
+        open={status === 'SAVING' || status === 'STEP_UP_LOADING'}
         title="Saving"
         description="Please wait a moment as we save your changes"
       />
-      {view === 'STEP_UP' ? (
+      {status === 'STEP_UP' ? (
         <Suspense fallback={<WaitDialog open title="Loading" />}>
           <StepUpDialog
             activeFactorsData={activeFactorsData ?? {}}

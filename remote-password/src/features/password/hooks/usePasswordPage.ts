@@ -34,7 +34,7 @@ export function usePasswordPage() {
   // Sends once each time the page enters SAVING (Save, or the return from a step-up verification); a second Save
   // before React re-rendered is ignored by the reducer. Any ok answer means saved.
   useEffect(() => {
-    if (state.view !== 'SAVING' || !fields.current) return;
+    if (state.status !== 'SAVING' || !fields.current) return;
     void runChange(fields.current).then((outcome) => {
       if (outcome.status === 'success') {
         dispatch({ type: 'SAVE_SUCCEEDED' });
@@ -43,9 +43,9 @@ export function usePasswordPage() {
     });
     // Only the view starts a send, never a new toast function or client.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [state.view]);
+  }, [state.status]);
 
-  useChallengeCheck(state.view === 'STEP_UP_LOADING', dispatch);
+  useChallengeCheck(state.status === 'STEP_UP_LOADING', dispatch);
 
   const save = useCallback((changed: PasswordChangeFields) => {
     fields.current = changed;
@@ -53,7 +53,7 @@ export function usePasswordPage() {
   }, []);
 
   return {
-    view: state.view,
+    status: state.status,
     refusal: state.refusal,
     activeFactorsData: state.activeFactorsData,
     startChange: () => dispatch({ type: 'START_CHANGE' }),

@@ -7,15 +7,15 @@ import {
   type PasswordPageState,
 } from './passwordPageReducer.js';
 
-const initial: PasswordPageState = { view: 'INITIAL' };
-const change: PasswordPageState = { view: 'CHANGE' };
-const saving: PasswordPageState = { view: 'SAVING' };
-const refused: PasswordPageState = { view: 'CHANGE', refusal: 'The current password is not correct.' };
-const error: PasswordPageState = { view: 'ERROR' };
-const loadingChallenge: PasswordPageState = { view: 'STEP_UP_LOADING' };
+const initial: PasswordPageState = { status: 'INITIAL' };
+const change: PasswordPageState = { status: 'CHANGE' };
+const saving: PasswordPageState = { status: 'SAVING' };
+const refused: PasswordPageState = { status: 'CHANGE', refusal: 'The current password is not correct.' };
+const error: PasswordPageState = { status: 'ERROR' };
+const loadingChallenge: PasswordPageState = { status: 'STEP_UP_LOADING' };
 const factors = { googleAuth: {}, email: { maskedEmail: 'a....e@example.com' } };
-const stepUp: PasswordPageState = { view: 'STEP_UP', activeFactorsData: factors };
-const resaving: PasswordPageState = { view: 'SAVING', steppedUp: true };
+const stepUp: PasswordPageState = { status: 'STEP_UP', activeFactorsData: factors };
+const resaving: PasswordPageState = { status: 'SAVING', steppedUp: true };
 const STEP_UP_TEXT =
   'Step-up verification required: verify with one of your 2-step factors first (a verification lasts 5 minutes).';
 
@@ -68,7 +68,7 @@ describe('passwordPageReducer', () => {
       'STEP_UP_LOADING → STEP_UP with no factors when the challenge fails to load',
       loadingChallenge,
       { type: 'CHALLENGE_FAILED' },
-      { view: 'STEP_UP', activeFactorsData: {} },
+      { status: 'STEP_UP', activeFactorsData: {} },
     ],
     [
       'STEP_UP_LOADING → CHANGE when the dialog is closed',
@@ -83,11 +83,11 @@ describe('passwordPageReducer', () => {
       'SAVING after a verification → CHANGE with the refusal when step-up is asked again (no loop)',
       resaving,
       { type: 'STEP_UP_REQUIRED', error: STEP_UP_TEXT },
-      { view: 'CHANGE', refusal: STEP_UP_TEXT },
+      { status: 'CHANGE', refusal: STEP_UP_TEXT },
     ],
     [
       'CHANGE → SAVING on a new Save forgets the earlier verification',
-      { view: 'CHANGE', refusal: STEP_UP_TEXT },
+      { status: 'CHANGE', refusal: STEP_UP_TEXT },
       { type: 'SAVE' },
       saving,
     ],

@@ -18,10 +18,10 @@ import { classifyFailure } from 'shared-auth/async';
  * page loads the challenge (STEP_UP_LOADING), shows the step-up screens over the form (STEP_UP), and once
  * verified saves the same change again (SAVING). The form stays mounted throughout, so nothing is retyped.
  */
-export type PasswordView = 'INITIAL' | 'CHANGE' | 'SAVING' | 'STEP_UP_LOADING' | 'STEP_UP' | 'ERROR';
+export type PasswordPageStatus = 'INITIAL' | 'CHANGE' | 'SAVING' | 'STEP_UP_LOADING' | 'STEP_UP' | 'ERROR';
 
 export interface PasswordPageState {
-  view: PasswordView;
+  status: PasswordPageStatus;
   /** The server's text of the last refused save, while its dialog is open (CHANGE only). */
   refusal?: string;
   /** STEP_UP: the factors the screens offer; none (the screens say 'Error') when the challenge failed to load. */
@@ -52,42 +52,44 @@ export type PasswordPageAction =
   /** 'Try again': from the Error view to the start, or from the step-up 'Error' to loading the challenge again. */
   | { type: 'RETRY' };
 
-export const initialPasswordPageState: PasswordPageState = { view: 'INITIAL' };
+export const initialPasswordPageState: PasswordPageState = { status: 'INITIAL' };
 
 export function passwordPageReducer(state: PasswordPageState, action: PasswordPageAction): PasswordPageState {
-  switch (state.view) {
+  switch (state.status) {
     case 'INITIAL':
-      return action.type === 'START_CHANGE' ? { view: 'CHANGE' } : state;
+      return action.type === 'START_CHANGE' ? { status: 'CHANGE' } : state;
     case 'CHANGE':
-      if (action.type === 'CANCEL') return { view: 'INITIAL' };
-      if (action.type === 'SAVE') return { view: 'SAVING' };
-      if (action.type === 'CLOSE_REFUSAL' && state.refusal !== undefined) return { view: 'CHANGE' };
+      if (action.type === 'CANCEL') return { status: 'INITIAL' };
+      if (action.type === 'SAVE') return { status: 'SAVING' };
+      if (action.type === 'CLOSE_REFUSAL' && state.refusal !== undefined) return { status: 'CHANGE' };
       return state;
     case 'SAVING':
-      if (action.type === 'SAVE_SUCCEEDED') return { view: 'INITIAL' };
-      if (action.type === 'SAVE_REFUSED') return { view: 'CHANGE', refusal: action.error };
-      if (action.type === 'SAVE_ERRORED') return { view: 'ERROR' };
+      if (action.type === 'SAVE_SUCCEEDED') return { status: 'INITIAL' };
+      if (action.type === 'SAVE_REFUSED') return { status: 'CHANGE', refusal: action.error };
+      if (action.type === 'SAVE_ERRORED') return { status: 'ERROR' };
       if (action.type === 'STEP_UP_REQUIRED') {
         // Refused again right after a verification: say so rather than ask again in a loop.
-        return state.steppedUp ? { view: 'CHANGE', refusal: action.error } : { view: 'STEP_UP_LOADING' };
+        return state.steppedUp ? { status: 'CHANGE', refusal: action.error } : { status: 'STEP_UP_LOADING' };
       }
       return state;
     case 'STEP_UP_LOADING':
       if (action.type === 'CHALLENGE_LOADED') {
         const { challengeUser, activeFactorsData } = action.response;
         // No challenge (verified meanwhile, e.g. in another tab): send the change again straight away.
-        return challengeUser ? { view: 'STEP_UP', activeFactorsData } : { view: 'SAVING', steppedUp: true };
+        return challengeUser
+          ? { status: 'STEP_UP', activeFactorsData }
+          : { status: 'SAVING', steppedUp: true };
       }
-      if (action.type === 'CHALLENGE_FAILED') return { view: 'STEP_UP', activeFactorsData: {} };
-      if (action.type === 'STEP_UP_CANCELLED') return { view: 'CHANGE' };
+      if (action.type === 'CHALLENGE_FAILED') return { status: 'STEP_UP', activeFactorsData: {} };
+      if (action.type === 'STEP_UP_CANCELLED') return { status: 'CHANGE' };
       return state;
     case 'STEP_UP':
-      if (action.type === 'STEP_UP_VERIFIED') return { view: 'SAVING', steppedUp: true };
-      if (action.type === 'STEP_UP_CANCELLED') return { view: 'CHANGE' };
-      if (action.type === 'RETRY') return { view: 'STEP_UP_LOADING' };
+      if (action.type === 'STEP_UP_VERIFIED') return { status: 'SAVING', steppedUp: true };
+      if (action.type === 'STEP_UP_CANCELLED') return { status: 'CHANGE' };
+      if (action.type === 'RETRY') return { status: 'STEP_UP_LOADING' };
       return state;
     case 'ERROR':
-      return action.type === 'RETRY' ? { view: 'INITIAL' } : state;
+      return action.type === 'RETRY' ? { status: 'INITIAL' } : state;
   }
 }
 

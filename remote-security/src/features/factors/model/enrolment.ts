@@ -1,7 +1,7 @@
 import { resendLabel } from 'shared-stepup';
 
 /** A factor's enrolment (spec section 4): INITIAL → ACTIVE / NOT_STARTED → (PENDING_ACTIVATION) → ACTIVE. */
-export type EnrolmentState = 'INITIAL' | 'NOT_STARTED' | 'PENDING_ACTIVATION' | 'ACTIVE' | 'ERROR';
+export type EnrolmentStatus = 'INITIAL' | 'NOT_STARTED' | 'PENDING_ACTIVATION' | 'ACTIVE' | 'ERROR';
 export type FactorKind = 'googleAuth' | 'email';
 
 export type EnrolmentAction =
@@ -15,9 +15,9 @@ export type EnrolmentAction =
 
 export function enrolmentReducer(
   factor: FactorKind,
-  state: EnrolmentState,
+  state: EnrolmentStatus,
   action: EnrolmentAction,
-): EnrolmentState {
+): EnrolmentStatus {
   if (action.type === 'FAILED') return 'ERROR';
   switch (state) {
     case 'INITIAL':

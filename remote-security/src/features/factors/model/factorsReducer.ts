@@ -1,8 +1,13 @@
-import { enrolmentReducer, type EnrolmentAction, type EnrolmentState, type FactorKind } from './enrolment.js';
+import {
+  enrolmentReducer,
+  type EnrolmentAction,
+  type EnrolmentStatus,
+  type FactorKind,
+} from './enrolment.js';
 import { countActive, type FactorsData } from './factors.js';
 
 export interface FactorView {
-  enrolment: EnrolmentState;
+  enrolment: EnrolmentStatus;
   /** The switch was turned on for a factor that is not set up: its enrolment form shows. */
   enrolling: boolean;
   /** A toggle or removal is under way. */

@@ -48,4 +48,20 @@ describe('step-up status (outer state)', () => {
     expect(stepUpReducer(done, { type: 'VERIFIED' })).toBe(done);
     expect(stepUpReducer(initialStepUpState, { type: 'VERIFIED' })).toBe(initialStepUpState);
   });
+
+  it('CHALLENGE → LOADING on Try again (the check again); stray answers are ignored', () => {
+    const challenge: StepUpState = { status: 'CHALLENGE', activeFactorsData: {} };
+    expect(stepUpReducer(challenge, { type: 'LOAD' }).status).toBe('LOADING');
+    expect(stepUpReducer(challenge, { type: 'CHALLENGE_FAILED' })).toBe(challenge);
+    expect(
+      stepUpReducer(challenge, {
+        type: 'CHALLENGE_LOADED',
+        response: { challengeUser: false, activeFactorsData: factors },
+      }),
+    ).toBe(challenge);
+  });
+
+  it('LOADING ignores a verify', () => {
+    expect(stepUpReducer(loading, { type: 'VERIFIED' })).toBe(loading);
+  });
 });

@@ -18,19 +18,24 @@ export type StepUpAction =
 export const initialStepUpState: StepUpState = { status: 'START', activeFactorsData: {} };
 
 export function stepUpReducer(state: StepUpState, action: StepUpAction): StepUpState {
-  switch (action.type) {
-    case 'LOAD':
+  switch (state.status) {
+    case 'START':
+    case 'NO_CHALLENGE':
       // From START, or again when the server says a verification has run out (NO_CHALLENGE → LOADING).
-      return state.status === 'LOADING' ? state : { ...state, status: 'LOADING' };
-    case 'CHALLENGE_LOADED':
-      if (state.status !== 'LOADING') return state;
-      return {
-        status: action.response.challengeUser ? 'CHALLENGE' : 'NO_CHALLENGE',
-        activeFactorsData: action.response.activeFactorsData,
-      };
-    case 'CHALLENGE_FAILED':
-      return state.status === 'LOADING' ? { status: 'CHALLENGE', activeFactorsData: {} } : state;
-    case 'VERIFIED':
-      return state.status === 'CHALLENGE' ? { ...state, status: 'NO_CHALLENGE' } : state;
+      return action.type === 'LOAD' ? { ...state, status: 'LOADING' } : state;
+    case 'LOADING':
+      if (action.type === 'CHALLENGE_LOADED') {
+        return {
+          status: action.response.challengeUser ? 'CHALLENGE' : 'NO_CHALLENGE',
+          activeFactorsData: action.response.activeFactorsData,
+        };
+      }
+      if (action.type === 'CHALLENGE_FAILED') return { status: 'CHALLENGE', activeFactorsData: {} };
+      return state;
+    case 'CHALLENGE':
+      if (action.type === 'VERIFIED') return { ...state, status: 'NO_CHALLENGE' };
+      // 'Try again' on the step-up 'Error' when the check itself had failed: check again.
+      if (action.type === 'LOAD') return { ...state, status: 'LOADING' };
+      return state;
   }
 }
