@@ -6,8 +6,11 @@ import {
   Authenticator,
   emailSection,
   emailSwitch,
+  enrolAuthenticator,
+  enrolEmail,
   googleSection,
   mailFor,
+  signInWithCode,
 } from './security-helpers.js';
 
 // Keyboard only: after the sign-in (on the provider's page) every step is a key press, never a click.
@@ -187,4 +190,60 @@ test('enrolment with the keyboard: the setup key dialog, both factors, a confirm
   await page.keyboard.press('Enter');
   await expect(page.getByText('Verification with email is turned off.')).toBeVisible();
   await expect(emailSwitch(page)).not.toBeChecked();
+});
+
+test('step-up with the keyboard: each screen takes the focus, Cancel and Back, the email code', async ({
+  page,
+  request,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const user = await createUser();
+  await signIn(page, user, '/security');
+  await enrolEmail(page, request, user.email);
+  const app = await enrolAuthenticator(page);
+
+  // Another browser's session must pass step-up on its own: from here on, only keys.
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await signInWithCode(other, user, () => app.code(), '/security');
+  const start = other.getByRole('heading', { name: 'Verify to continue' });
+  await expect(start).toBeVisible();
+  await tabTo(other, other.getByRole('button', { name: 'Verify', exact: true }));
+  await other.keyboard.press('Enter');
+
+  // After the 0.5 s loading dialog, the selection's heading has the focus.
+  const selection = other.getByRole('heading', { name: 'Select a verification method to continue' });
+  await expect(selection).toBeFocused();
+  await tabTo(other, other.getByRole('button', { name: 'Verify with Google Authenticator' }));
+  await other.keyboard.press('Enter');
+  // The authenticator screen starts in its code field; Cancel returns to the selection, which takes the focus.
+  await expect(other.getByLabel('Enter authentication code')).toBeFocused();
+  await tabTo(other, other.getByRole('button', { name: 'Cancel' }));
+  await other.keyboard.press('Enter');
+  await expect(selection).toBeFocused();
+  // Back returns to the start, whose heading takes the focus.
+  await tabTo(other, other.getByRole('button', { name: 'Back' }));
+  await other.keyboard.press('Enter');
+  await expect(start).toBeFocused();
+
+  await tabTo(other, other.getByRole('button', { name: 'Verify', exact: true }));
+  await other.keyboard.press('Enter');
+  await expect(selection).toBeFocused();
+  await tabTo(other, other.getByRole('button', { name: 'Verify with Email' }));
+  await other.keyboard.press('Enter');
+  await expect(other.getByRole('heading', { name: 'Verify with Email' })).toBeFocused();
+  const before = new Date(Date.now() - 1000).toISOString();
+  await tabTo(other, other.getByRole('button', { name: 'Send authentication code' }));
+  await other.keyboard.press('Enter');
+  // The send button is done; the focus moves on to the code field, and Resend counts down.
+  await expect(other.getByRole('button', { name: /^Authentication code sent to / })).toBeDisabled();
+  await expect(other.getByRole('button', { name: /^Resend \(\d+s\)$/ })).toBeDisabled();
+  const code = other.getByLabel('Enter authentication code');
+  await expect(code).toBeFocused();
+  const message = await mailFor(request, user.email, before);
+  await other.keyboard.type(message.code);
+  await other.keyboard.press('Enter');
+  await expect(other.getByRole('region', { name: 'Your Email Factor' })).toBeVisible();
+  await context.close();
 });
