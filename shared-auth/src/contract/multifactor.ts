@@ -2,10 +2,6 @@ import { z } from 'zod';
 
 /** The 2-step factors' calls (spec sections 3 and 7): /api/multifactor/{googleauth|email}/{sub}/… */
 
-/** Factor names in the multifactor paths. */
-export const multifactorFactorSchema = z.enum(['googleauth', 'email']);
-export type MultifactorFactor = z.infer<typeof multifactorFactorSchema>;
-
 /** Enrolment codes are 6 digits (spec section 9). */
 export const ENROLMENT_CODE_LENGTH = 6;
 

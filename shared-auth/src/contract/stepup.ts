@@ -5,13 +5,6 @@ import { z } from 'zod';
 /** How long a successful step-up lasts, on the server (grant) and in the browser (stored flow state). */
 export const STEP_UP_TTL_MS = 300_000;
 
-/** Factor names in the step-up paths: POST /api/stepup/{sub}/{factor}/verify. */
-export const stepUpVerifyFactorSchema = z.enum(['google-auth', 'email']);
-export type StepUpVerifyFactor = z.infer<typeof stepUpVerifyFactorSchema>;
-/** POST /api/stepup/{sub}/{factor}/challenge sends a code; only email has one to send. */
-export const stepUpChallengeFactorSchema = z.enum(['email']);
-export type StepUpChallengeFactor = z.infer<typeof stepUpChallengeFactorSchema>;
-
 /** Step-up data: a map keyed by factor type. Only active factors are present. */
 export const activeFactorsDataSchema = z.object({
   sms: z.object({ phoneNumber: z.string().optional() }).optional(),
@@ -63,10 +56,6 @@ export const INVALID_CODE_ERROR = 'ERROR: invalid code';
 
 /** The start of the `error` text of a 403 that asks for step-up verification first. */
 export const STEP_UP_REQUIRED_ERROR = 'Step-up verification required';
-
-export function isStepUpRequiredError(status: number, message: string): boolean {
-  return status === 403 && message.startsWith(STEP_UP_REQUIRED_ERROR);
-}
 
 /**
  * POST /api/stepup/{sub}/reauthenticate: the account's password again, for a user who has no active factor yet
