@@ -7,12 +7,10 @@ function clientWith(request: jest.Mock): ApiClient {
 
 describe('reauthenticate', () => {
   it("POSTs the password to the user's reauthenticate path, with the signal", async () => {
-    const request = jest
-      .fn()
-      .mockResolvedValue({
-        status: 200,
-        data: { status: 'VERIFIED', expiresAt: '2026-03-07T10:05:00.000Z' },
-      });
+    const request = jest.fn().mockResolvedValue({
+      status: 200,
+      data: { status: 'VERIFIED', expiresAt: '2026-03-07T10:05:00.000Z' },
+    });
     const { signal } = new AbortController();
     await expect(
       reauthenticate(clientWith(request), '00u1', 'Wonderland-42', { signal }),
