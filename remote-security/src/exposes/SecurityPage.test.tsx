@@ -275,7 +275,9 @@ describe('factors page', () => {
       ),
     );
     expect(await screen.findByText('Verification with email is turned off.')).toBeInTheDocument();
-    expect(api.optOut).toHaveBeenCalledWith(expect.anything(), 'email', '00u1alice');
+    expect(api.optOut).toHaveBeenCalledWith(expect.anything(), 'email', '00u1alice', {
+      signal: expect.any(AbortSignal),
+    });
     expect(emailSwitch).not.toBeChecked();
     // One active factor left: it cannot be turned off, and nothing can be removed.
     expect(screen.getByRole('switch', { name: 'Verification with Authenticator app' })).toBeDisabled();
@@ -293,7 +295,9 @@ describe('factors page', () => {
     await userEvent.click(emailSwitch);
     expect(await screen.findByText('Verification with email is turned on.')).toBeInTheDocument();
     expect(emailSwitch).toBeChecked();
-    expect(api.optIn).toHaveBeenCalledWith(expect.anything(), 'email', '00u1alice');
+    expect(api.optIn).toHaveBeenCalledWith(expect.anything(), 'email', '00u1alice', {
+      signal: expect.any(AbortSignal),
+    });
   });
 
   it('removal asks with its own dialog, then resets the factor', async () => {
@@ -306,7 +310,9 @@ describe('factors page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Remove your Google Authenticator account?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByText('Google Authenticator was removed.')).toBeInTheDocument();
-    expect(api.reset).toHaveBeenCalledWith(expect.anything(), 'googleAuth', '00u1alice');
+    expect(api.reset).toHaveBeenCalledWith(expect.anything(), 'googleAuth', '00u1alice', {
+      signal: expect.any(AbortSignal),
+    });
     expect(within(google).queryByText(/^Added/)).not.toBeInTheDocument();
     expect(screen.getByRole('switch', { name: 'Verification with Authenticator app' })).not.toBeChecked();
   });
@@ -723,6 +729,8 @@ describe("Confirm it's you (the first factor needs the password again)", () => {
     await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
     expect(await screen.findByText('Google Authenticator is set up.')).toBeInTheDocument();
     expect(api.activate).toHaveBeenCalledTimes(2);
-    expect(api.activate).toHaveBeenLastCalledWith(expect.anything(), 'googleAuth', '00u1alice', '123456');
+    expect(api.activate).toHaveBeenLastCalledWith(expect.anything(), 'googleAuth', '00u1alice', '123456', {
+      signal: expect.any(AbortSignal),
+    });
   });
 });

@@ -79,7 +79,12 @@ describe('ProfilePage', () => {
 
     expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
     expect(updateProfileMock).toHaveBeenCalledTimes(1);
-    expect(updateProfileMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', { lastName: 'Pleasance' });
+    expect(updateProfileMock).toHaveBeenCalledWith(
+      expect.anything(),
+      '00u1alice',
+      { lastName: 'Pleasance' },
+      { signal: expect.any(AbortSignal) },
+    );
     expect(screen.getByText('Pleasance')).toBeInTheDocument();
     expect(auth.refreshUser).toHaveBeenCalled();
   });
@@ -171,7 +176,12 @@ describe('ProfilePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
 
     await waitFor(() =>
-      expect(updateProfileMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', { country: 'FR' }),
+      expect(updateProfileMock).toHaveBeenCalledWith(
+        expect.anything(),
+        '00u1alice',
+        { country: 'FR' },
+        { signal: expect.any(AbortSignal) },
+      ),
     );
     expect(await screen.findByText('France')).toBeInTheDocument();
   });

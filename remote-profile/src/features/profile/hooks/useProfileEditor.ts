@@ -17,8 +17,7 @@ export function useProfileEditor() {
   );
   const update = useCall(
     useCallback(
-      // The signal is not passed yet: updateProfile takes `{ signal }` once its typed caller lands.
-      (_signal: AbortSignal, changes: ProfileUpdate) => updateProfile(client, user.sub, changes),
+      (signal: AbortSignal, changes: ProfileUpdate) => updateProfile(client, user.sub, changes, { signal }),
       [client, user.sub],
     ),
   );

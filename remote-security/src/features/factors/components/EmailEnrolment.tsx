@@ -35,8 +35,7 @@ export function EmailEnrolment({
   const [sent, setSent] = useState(false);
   const sending = useCall(
     useCallback(
-      // The signal is not passed yet: enrollEmail takes `{ signal }` once its typed caller lands.
-      () => guard(() => enrollEmail(client, user.sub)),
+      (signal: AbortSignal) => guard(() => enrollEmail(client, user.sub, { signal })),
       [guard, client, user.sub],
     ),
   );

@@ -46,8 +46,7 @@ export default function GoogleEnrolment({ onActivated, onFailed, guard }: Google
 
   const enrol = useCall(
     useCallback(
-      // The signal is not passed yet: enrollGoogle takes `{ signal }` once its typed caller lands.
-      () => guardRef.current(() => enrollGoogle(client, user.sub)),
+      (signal: AbortSignal) => guardRef.current(() => enrollGoogle(client, user.sub, { signal })),
       [client, user.sub],
     ),
   );

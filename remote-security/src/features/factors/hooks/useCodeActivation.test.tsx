@@ -54,7 +54,9 @@ describe('useCodeActivation', () => {
     });
     const { result, onActivated, onFailed } = renderActivation();
     await act(() => result.current.verify(submit));
-    expect(api.activate).toHaveBeenCalledWith(expect.anything(), 'email', '00u1', '123456');
+    expect(api.activate).toHaveBeenCalledWith(expect.anything(), 'email', '00u1', '123456', {
+      signal: expect.any(AbortSignal),
+    });
     expect(onActivated).toHaveBeenCalledWith('2026-11-22T00:00:00.000Z');
     expect(onFailed).not.toHaveBeenCalled();
   });

@@ -32,8 +32,8 @@ export function useCodeActivation({
   const [error, setError] = useState<string>();
   const activation = useCall(
     useCallback(
-      // The signal is not passed yet: activate takes `{ signal }` once its typed caller lands.
-      (_signal: AbortSignal, entered: string) => guard(() => activate(client, factor, user.sub, entered)),
+      (signal: AbortSignal, entered: string) =>
+        guard(() => activate(client, factor, user.sub, entered, { signal })),
       [guard, client, factor, user.sub],
     ),
   );

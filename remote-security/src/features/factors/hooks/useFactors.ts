@@ -74,8 +74,8 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
   // Both factors' details in one run: a failure of one is that factor's error view, not the other's.
   const details = useCall(
     useCallback(
-      // The signal is not passed yet: getDetails takes `{ signal }` once its typed caller lands.
-      () => Promise.allSettled(FACTORS.map((factor) => getDetails(client, factor, user.sub))),
+      (signal: AbortSignal) =>
+        Promise.allSettled(FACTORS.map((factor) => getDetails(client, factor, user.sub, { signal }))),
       [client, user.sub],
     ),
   );
@@ -118,8 +118,8 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
       const view = stateRef.current[factor];
       dispatch({ type: 'SWITCH_ON', factor });
       if (view.enrolment !== 'ACTIVE' || view.busy) return;
-      const outcome = await callsRef.current[factor].run(() =>
-        guard(factor, () => optIn(client, factor, user.sub)),
+      const outcome = await callsRef.current[factor].run((signal) =>
+        guard(factor, () => optIn(client, factor, user.sub, { signal })),
       );
       if (outcome.status === 'success') {
         dispatch({ type: 'OPT_IN_SUCCEEDED', factor, enrolledDate: outcome.data.enrolledDate });
@@ -134,8 +134,10 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
     if (!dialog) return;
     dispatch({ type: 'DIALOG_CONFIRM' });
     const { factor, kind } = dialog;
-    const outcome = await callsRef.current[factor].run(() =>
-      kind === 'turnOff' ? optOut(client, factor, user.sub) : reset(client, factor, user.sub),
+    const outcome = await callsRef.current[factor].run((signal) =>
+      kind === 'turnOff'
+        ? optOut(client, factor, user.sub, { signal })
+        : reset(client, factor, user.sub, { signal }),
     );
     if (outcome.status === 'error') fail(factor, outcome.error);
     if (outcome.status !== 'success') return;
