@@ -1,19 +1,22 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
+import { defaultErrorCodeOf } from 'shared-auth/contract';
 import type { AppConfig } from './config/index.js';
 import { secureDataDir } from './config/data-dir.js';
 import type { TrustProxy } from './config/env.js';
 import { loggerOptions } from './config/logger.js';
 import { useServingBusyTimeout } from './db/connection.js';
-import dbPlugin from './plugins/db.js';
-import directoryPlugin from './plugins/directory.js';
+import authPlugin from './plugins/app/auth.js';
+import directoryPlugin from './plugins/app/directory.js';
+import factorsPlugin from './plugins/app/factors.js';
+import mailPlugin from './plugins/app/mail.js';
+import notificationsPlugin from './plugins/app/notifications.js';
+import passwordPlugin from './plugins/app/password.js';
+import providerPlugin from './plugins/app/provider.js';
+import storagePlugin from './plugins/app/storage.js';
 import errorsPlugin from './plugins/errors.js';
 import externalPlugins, { helmetOptions } from './plugins/external.js';
-import factorsPlugin from './factors/plugin.js';
-import mailPlugin from './mail/plugin.js';
-import notificationsPlugin from './notifications/plugin.js';
-import oidcPlugin from './plugins/oidc.js';
 import tokenVerificationPlugin from './plugins/token-verification.js';
 import './plugins/types.js';
 import apiRoutes from './routes/api/index.js';
@@ -63,7 +66,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         FST_ERR_MAX_PARAM_LENGTH: [414, 'The request path is too long'],
       };
       const [statusCode, message] = known[error.code] ?? [500, 'Internal error'];
-      return (reply as unknown as FastifyReply).code(statusCode).send({ error: message });
+      return (reply as unknown as FastifyReply)
+        .code(statusCode)
+        .send({ error: message, code: defaultErrorCodeOf(statusCode) });
     },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -78,16 +83,18 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // 1. Third-party plugins: helmet, cors, rate-limit, formbody, middie.
     await app.register(externalPlugins, { config });
     await app.register(errorsPlugin);
-    // 2. The app's plugins: database, user directory, token verification, embedded identity provider.
-    await app.register(dbPlugin);
+    // 2. One plugin per domain (plugins/app): storage first, each naming what it depends on.
+    await app.register(storagePlugin);
     await app.register(directoryPlugin);
     await app.register(tokenVerificationPlugin);
-    // Email (mailbox or SMTP) and 2-step factors: the sign-in step of the provider uses them.
+    await app.register(authPlugin);
+    // Email (mailbox or SMTP), notices to the account holder, 2-step factors, the password rules: the
+    // provider's sign-in step uses them.
     await app.register(mailPlugin);
-    // Notices to the account holder (an outbox delivered through the mail transport).
     await app.register(notificationsPlugin);
     await app.register(factorsPlugin);
-    await app.register(oidcPlugin);
+    await app.register(passwordPlugin);
+    await app.register(providerPlugin);
     // 3. Routes.
     await app.register(apiRoutes, { prefix: '/api' });
     await app.register(webRoutes);

@@ -175,7 +175,7 @@ describe('PUT /api/profile/:sub/update', () => {
   ])('refuses %s with 400 and a clear message', async (_name, payload, message) => {
     const response = await update(alice.token, alice.sub, payload);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: message });
+    expect(response.json()).toEqual({ error: message, code: 'invalid_request' });
   });
 
   it('refuses other bad bodies without a 500', async () => {
@@ -192,11 +192,14 @@ describe('PUT /api/profile/:sub/update', () => {
 
     const xml = await update(alice.token, alice.sub, '<a/>', { 'content-type': 'application/xml' });
     expect(xml.statusCode).toBe(415);
-    expect(xml.json()).toEqual({ error: 'Send the request body as application/json' });
+    expect(xml.json()).toEqual({
+      error: 'Send the request body as application/json',
+      code: 'unsupported_media_type',
+    });
 
     const huge = await update(alice.token, alice.sub, { firstName: 'x'.repeat(20_000) });
     expect(huge.statusCode).toBe(413);
-    expect(huge.json()).toEqual({ error: 'The request body is too large' });
+    expect(huge.json()).toEqual({ error: 'The request body is too large', code: 'body_too_large' });
 
     expect(t.app.directory.findById(alice.sub)).toMatchObject({ givenName: 'Alice', country: 'GB' });
   });

@@ -97,7 +97,7 @@ describe('a database another process holds the write lock of', () => {
 
       expect(first.statusCode).toBe(503);
       expect(Number(first.headers['retry-after'])).toBeGreaterThan(0);
-      expect(first.json()).toEqual({ error: STORAGE_UNAVAILABLE_MESSAGE });
+      expect(first.json()).toEqual({ error: STORAGE_UNAVAILABLE_MESSAGE, code: 'storage_unavailable' });
       expect(second.statusCode).toBe(503);
       expect(second.body).toBe(first.body);
       // The event loop is blocked for the busy timeout, not for seconds (it was 5 s per write).

@@ -166,7 +166,7 @@ describe('PUT /api/password/:sub/change: validation', () => {
   ])('answers 400 for %s', async (_name, body, error) => {
     const response = await change(body, account);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error });
+    expect(response.json()).toEqual({ error, code: 'invalid_request' });
   });
 
   it('answers 400 "The current password is not correct." for a wrong current password, in ~argon2 time', async () => {

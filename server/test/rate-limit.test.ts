@@ -21,7 +21,10 @@ describe('the /api flood guard (API_RATE_LIMIT)', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
     const refused = await t.app.inject('/api/clientConfiguration/getSettings');
-    expect(refused.json()).toEqual({ error: expect.stringMatching(/rate limit|too many/i) });
+    expect(refused.json()).toEqual({
+      error: expect.stringMatching(/rate limit|too many/i),
+      code: 'rate_limited',
+    });
     expect(refused.headers['retry-after']).toBeDefined();
   });
 

@@ -9,14 +9,14 @@ import {
 } from 'shared-auth';
 import { PortalThemeProvider } from 'shared-ui';
 import * as factorsApi from '../features/factors/api/factorsApi.js';
-import { reauthenticate } from '../features/reauthentication/api/reauthenticate.js';
+import { reauthenticate } from '../features/factors/api/reauthenticate.js';
 import * as stepUpApi from 'shared-stepup/api';
 import { stepUpStorageKey } from 'shared-stepup';
 import SecurityPage from './SecurityPage.js';
 
 jest.mock('shared-stepup/api');
 jest.mock('../features/factors/api/factorsApi.js');
-jest.mock('../features/reauthentication/api/reauthenticate.js');
+jest.mock('../features/factors/api/reauthenticate.js');
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 const stepUp = jest.mocked(stepUpApi);
 const api = jest.mocked(factorsApi);

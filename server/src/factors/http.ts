@@ -4,6 +4,7 @@ import { callerOf } from '../auth/caller.js';
 import type { User } from '../directory/directory.js';
 import { refusal } from '../http/errors.js';
 import type { Caller } from '../plugins/types.js';
+import { sessionGrantKey } from './grants.js';
 import type { Actor } from './service.js';
 
 /** Federated users' security belongs to their home identity provider (spec section 6). */
@@ -11,11 +12,6 @@ export function refuseFederated(user: User): void {
   if (user.isFederated) {
     throw refusal(API_ERRORS.federatedUser, 'Security settings are not available for federated users');
   }
-}
-
-/** The step-up grant key of a provider session (its uid, the access tokens' `sid`). */
-export function sessionGrantKey(sessionUid: string): string {
-  return `sid:${sessionUid}`;
 }
 
 /**

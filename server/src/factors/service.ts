@@ -216,11 +216,6 @@ export class FactorService {
     this.grants.deleteOthers(userId, keepGrantKey);
   }
 
-  /** Sessions that ended (signed out, revoked) take their grants along; called inside that transaction. */
-  endStepUpGrants(userId: string, sessionIds: string[]): void {
-    this.grants.deleteOf(userId, sessionIds);
-  }
-
   /**
    * A factor became active, was turned on or off, or was removed: every other session of the account ends
    * (sessions, grants, refresh tokens, step-up grants), the change's notice is queued, all in one transaction

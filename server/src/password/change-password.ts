@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import type { FastifyInstance } from 'fastify';
 import {
   API_ERRORS,
   failedPasswordRules,
@@ -39,15 +38,6 @@ export interface PasswordChangeOutcome {
 /** The password throttle over its stored events: PASSWORD_CHANGE_LIMIT, per user. */
 export function passwordThrottle(events: ThrottleEvents, now: () => number): Throttle {
   return new Throttle(events, PASSWORD_CHANGE_LIMIT, now);
-}
-
-/**
- * The password rules' collaborators, built once per app by the password plugin (`app.passwords`): the password
- * change and "Confirm it's you" share them, and so share one throttle of wrong passwords.
- * @deprecated Routes call `app.passwords.change` / `app.passwords.reauthenticate` instead.
- */
-export function passwordDepsOf(app: FastifyInstance): PasswordChangeDeps {
-  return app.passwords.deps;
 }
 
 /** What a refusal measured so far, for the Server-Timing header of a failed attempt. */

@@ -9,14 +9,11 @@ export interface PasswordService {
   change(actor: Actor, request: PasswordChangeRequest): Promise<PasswordChangeOutcome>;
   /** POST /api/stepup/:sub/reauthenticate ("Confirm it's you"): see reauthenticate. */
   reauthenticate(actor: Actor, password: string): Promise<{ expiresAt: number; verifyMs: number }>;
-  /** @deprecated For routes that still take `passwordDeps`; they call the two methods above instead. */
-  readonly deps: PasswordChangeDeps;
 }
 
 export function passwordService(deps: PasswordChangeDeps): PasswordService {
   return {
     change: (actor, request) => changePassword(deps, actor, request),
     reauthenticate: (actor, password) => reauthenticate(deps, actor, password),
-    deps,
   };
 }

@@ -113,7 +113,8 @@ export default fp(
     const allowed = {
       origin: config.allowedOrigins,
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-      exposedHeaders: ['WWW-Authenticate'],
+      // Retry-After: a page on another origin shows the wait of a 429 or 503.
+      exposedHeaders: ['WWW-Authenticate', 'Retry-After'],
       credentials: false,
       maxAge: 600,
     };

@@ -2,8 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { orgSessions, providerSessions } from '../auth/sessions.js';
 import { localVerifier, oktaVerifier, type TokenPolicy } from '../auth/verifier.js';
-import { sessionGrantKey } from '../factors/http.js';
-import { SqliteOidcStore } from '../oidc/adapter.js';
 import { loadSigningKeys } from '../oidc/keys.js';
 
 /**
@@ -22,12 +20,8 @@ export default fp(
     };
     if (config.embedded) {
       const keys = await loadSigningKeys(config.DATA_DIR);
-      // A session that ends (sign-out, or ended by a password or factor change) takes its step-up grants along,
-      // in the same transaction. The factors plugin registers later; the callback runs only once requests do.
-      const store = new SqliteOidcStore(app.db, {
-        onSessionsEnded: (accountId, uids) =>
-          app.factors.endStepUpGrants(accountId, uids.map(sessionGrantKey)),
-      });
+      // The provider's store ends a session's step-up grants with it, in the same transaction (storage/sqlite.ts).
+      const store = app.storage.provider;
       const sessions = providerSessions(store);
       app.decorate('signingKeys', keys);
       app.decorate('oidcStore', store);
@@ -47,5 +41,5 @@ export default fp(
     }
     app.decorateRequest('caller', null);
   },
-  { name: 'token-verification', dependencies: ['db'] },
+  { name: 'token-verification', dependencies: ['storage'] },
 );

@@ -135,5 +135,5 @@ export default fp(
         .send({ error: `Not found: ${request.method} ${pathname}`, code: API_ERROR_CODES.notFound });
     });
   },
-  { name: 'web', dependencies: ['db'] },
+  { name: 'web', dependencies: ['storage'] },
 );

@@ -524,7 +524,10 @@ describe('what the fuzzing found', () => {
         payload: JSON.stringify({ lastName: name }),
       });
       expect(response.statusCode, JSON.stringify(name)).toBe(400);
-      expect(response.json()).toEqual({ error: 'Last name must not contain broken characters' });
+      expect(response.json()).toEqual({
+        error: 'Last name must not contain broken characters',
+        code: 'invalid_request',
+      });
     }
     // A whole pair (an emoji) is a character like any other.
     const emoji = await t.app.inject({

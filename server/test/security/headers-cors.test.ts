@@ -260,9 +260,9 @@ describe('CORS: PUBLIC_URL and TRUSTED_ORIGINS, and no wider', () => {
       ['settings', { url: apiPaths.settings(), headers: { origin } }],
     ] as const) {
       const response = await t.app.inject(request);
-      // The page reads refusals too: a 401's message and its WWW-Authenticate.
+      // The page reads refusals too: a 401's message and its WWW-Authenticate, a 429's or 503's Retry-After.
       expect(response.headers['access-control-allow-origin'], name).toBe(origin);
-      expect(response.headers['access-control-expose-headers'], name).toBe('WWW-Authenticate');
+      expect(response.headers['access-control-expose-headers'], name).toBe('WWW-Authenticate, Retry-After');
       expect(response.headers['access-control-allow-credentials'], name).toBeUndefined();
       expect(response.headers.vary, name).toMatch(/Origin/);
     }

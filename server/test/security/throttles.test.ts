@@ -238,7 +238,10 @@ describe('per-address limits of @fastify/rate-limit (its clock is Date.now)', ()
     for (let request = 1; request <= 5; request += 1) expect((await get()).statusCode).toBe(200);
     const refused = await get();
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ error: 'Too many requests; wait a minute and try again' });
+    expect(refused.json()).toEqual({
+      error: 'Too many requests; wait a minute and try again',
+      code: 'rate_limited',
+    });
     expect(refused.headers['retry-after']).toBe('60');
     // Another address is not affected.
     expect(
@@ -259,7 +262,10 @@ describe('per-address limits of @fastify/rate-limit (its clock is Date.now)', ()
     }
     const refused = await signIn.post({ email: 'alice@example.com', password: 'Wonderland-42' });
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ error: 'Too many requests; wait a minute and try again' });
+    expect(refused.json()).toEqual({
+      error: 'Too many requests; wait a minute and try again',
+      code: 'rate_limited',
+    });
     expect(refused.headers['retry-after']).toBe('60');
 
     vi.spyOn(Date, 'now').mockImplementation(() => start + 60_000);

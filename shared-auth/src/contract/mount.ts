@@ -4,7 +4,7 @@
  * `mount(element, options)`, which renders the remote's page (themed, with its own auth context) into the
  * element and returns the function that removes it again.
  *
- * Types only: nothing here reaches the bundles. The remotes check the options at run time (remote-harness), and
+ * Types only: nothing here reaches the bundles. The remotes check the options at run time (mount-runtime), and
  * the contract stays free of DOM types so the server can import it too.
  */
 

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PORTAL_PAGES } from '../../../shell/src/features/remotes/pages.js';
+import { PORTAL_PAGES } from '../../../shell/src/config/pages.js';
 import type { RemoteMountModule } from './mount.js';
 import {
   REMOTE_MOUNT_MODULE,

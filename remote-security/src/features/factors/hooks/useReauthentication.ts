@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { useApiClient, useAuth } from 'shared-auth';
 import { isReauthenticationRequired, useCall } from 'shared-auth/async';
 import type { FactorKind } from '../model/enrolment.js';
-import { reauthenticate } from '../../reauthentication/api/reauthenticate.js';
+import { reauthenticate } from '../api/reauthenticate.js';
 import {
   initialReauthenticationState,
   ReauthenticationEnded,

@@ -4,23 +4,16 @@ import { isStorageUnavailableError } from '../../../db/errors.js';
 import { actorOf } from '../../../factors/http.js';
 import { HttpError } from '../../../http/errors.js';
 import { registerCall } from '../../../http/register-call.js';
-import {
-  changePassword,
-  PasswordChangeRefusal,
-  type PasswordChangeDeps,
-} from '../../../password/change-password.js';
+import { PasswordChangeRefusal } from '../../../password/change-password.js';
 import { serverTiming } from '../../../password/server-timing.js';
 
 /** PUT /api/password/:sub/change (spec section 7). The /api hook has already checked the token and the sub. */
-export default async function passwordRoutes(
-  app: FastifyInstance,
-  { passwordDeps: deps }: { passwordDeps: PasswordChangeDeps },
-) {
+export default async function passwordRoutes(app: FastifyInstance) {
   registerCall(app, apiCalls.passwordChange, async (request, reply) => {
     const actor = actorOf(app, request);
     const { user } = actor;
     try {
-      const outcome = await changePassword(deps, actor, request.body);
+      const outcome = await app.passwords.change(actor, request.body);
       request.log.info(
         {
           userId: user.id,

@@ -3,18 +3,14 @@ import { apiCalls, FACTOR_OF_STEP_UP_SEGMENT } from 'shared-auth/contract';
 import { callerOf } from '../../../auth/caller.js';
 import { actorOf, refuseFederated, sessionIdOf } from '../../../factors/http.js';
 import { registerCall } from '../../../http/register-call.js';
-import { PasswordChangeRefusal, type PasswordChangeDeps } from '../../../password/change-password.js';
-import { reauthenticate } from '../../../password/reauthenticate.js';
+import { PasswordChangeRefusal } from '../../../password/change-password.js';
 import { serverTiming } from '../../../password/server-timing.js';
 
 /**
  * Step-up verification (spec section 7). The server decides: a challenge is needed when the user has an active
  * factor and this sign-in session has not verified in the last 5 minutes.
  */
-export default async function stepUpRoutes(
-  app: FastifyInstance,
-  { passwordDeps }: { passwordDeps: PasswordChangeDeps },
-) {
+export default async function stepUpRoutes(app: FastifyInstance) {
   app.addHook('preHandler', async (request, reply) => {
     refuseFederated(callerOf(request).user);
     reply.header('Cache-Control', 'no-store');
@@ -48,7 +44,7 @@ export default async function stepUpRoutes(
     const actor = actorOf(app, request);
     let confirmed;
     try {
-      confirmed = await reauthenticate(passwordDeps, actor, request.body.password);
+      confirmed = await app.passwords.reauthenticate(actor, request.body.password);
     } catch (error) {
       // A wrong password reached argon2 too: its cost shows, as on the password change.
       if (error instanceof PasswordChangeRefusal && error.verifyMs !== undefined) {

@@ -1,2 +1,0 @@
-/* Transitional (issue 10): app.ts still imports this path; it registers plugins/app/* instead (see the report). Delete once app.ts is switched. */
-export { default } from '../plugins/app/notifications.js';
