@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import boundaries from './eslint.boundaries.js';
 
 export default tseslint.config(
   {
@@ -49,6 +50,26 @@ export default tseslint.config(
             { name: '@ant-design/icons', message: "Import icons from 'shared-ui'." },
           ],
           patterns: [{ group: ['antd/*', '@ant-design/icons/*'], message: "Import from 'shared-ui'." }],
+        },
+      ],
+    },
+  },
+  {
+    // The package picture of docs/architecture.md: no feature-to-feature imports inside a package, no remote imports
+    // another remote, only the shell knows the remotes (at run time), server domain code never imports routes.
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    plugins: { boundaries },
+    rules: {
+      'boundaries/imports': [
+        'error',
+        {
+          allow: [
+            {
+              importer: 'shared-auth/src/contract/remotes.contract.test.ts',
+              target: 'shell/src/config/pages.ts',
+              why: 'the contract test checks the shell pages against the remote names',
+            },
+          ],
         },
       ],
     },

@@ -1,0 +1,147 @@
+// The import boundaries of docs/architecture.md, as one ESLint rule. It resolves each import specifier by path
+// arithmetic alone (no module resolver): a resolver would silently skip what it cannot resolve, such as an
+// undeclared workspace package or a '.js' specifier that names a '.ts' file, which are the imports to catch.
+import path from 'node:path';
+
+const ROOT = import.meta.dirname;
+
+/** The independent deployables: only the shell knows they exist, and it loads them at run time by name. */
+export const REMOTES = ['remote-profile', 'remote-password', 'remote-security'];
+/** Packages the shell and the remotes build on; they never import a remote or the shell. */
+export const SHARED = [
+  'shared-auth',
+  'shared-ui',
+  'shared-router',
+  'shared-stepup',
+  'mount-runtime',
+  'remote-harness',
+];
+const BROWSER = new Set(['shell', ...REMOTES, ...SHARED]);
+const WORKSPACE = new Set([...BROWSER, 'server', 'e2e', 'bench', 'examples']);
+/** Server folders that hold domain code: routes call them, never the other way round. */
+const SERVER_DOMAINS = [
+  'directory',
+  'factors',
+  'password',
+  'mail',
+  'notifications',
+  'oidc',
+  'auth',
+  'storage',
+  'throttles',
+];
+
+/** Where a repo-relative path sits: its package and, inside src/, its top folder and feature. */
+function locate(repoPath) {
+  const [pkg = '', ...rest] = repoPath.split('/');
+  const inPackage = rest.join('/');
+  const feature = /^src\/features\/([^/]+)/.exec(inPackage)?.[1];
+  const top = /^src\/([^/]+)\//.exec(`${inPackage}/`)?.[1];
+  return { pkg, inPackage, feature, top };
+}
+
+/** The repo-relative path (or the bare workspace package) an import names, or undefined if it is external. */
+function target(importerPath, specifier) {
+  if (specifier.startsWith('.')) {
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(importerPath), specifier));
+    return resolved.startsWith('..') ? undefined : { ...locate(resolved), byName: false };
+  }
+  const first = specifier.split('/')[0] ?? '';
+  // A remote is also named by its Module Federation container (remote_profile/ProfilePage).
+  const name = REMOTES.find((remote) => remote.replace('-', '_') === first) ?? first;
+  return WORKSPACE.has(name) ? { ...locate(name), byName: true } : undefined;
+}
+
+/** Why importing `to` from `from` crosses a boundary, or undefined when it does not. */
+function violation(from, to) {
+  if (from.pkg === to.pkg && !to.byName) {
+    if (from.feature !== undefined && to.feature !== undefined && to.feature !== from.feature) {
+      return `feature '${from.feature}' imports feature '${to.feature}': features do not import each other (share through src/lib, src/components, src/config or a shared package)`;
+    }
+    if (from.feature !== undefined && (to.top === 'app' || to.top === 'exposes')) {
+      return `feature '${from.feature}' imports src/${to.top}: the app and the exposed entries compose features, not the reverse`;
+    }
+    if (from.pkg === 'server' && SERVER_DOMAINS.includes(from.top ?? '') && to.top === 'routes') {
+      return `server domain code (src/${from.top}) imports src/routes: routes call the domain, not the reverse`;
+    }
+    return undefined;
+  }
+  if (from.pkg === to.pkg) return undefined;
+  if (REMOTES.includes(to.pkg)) {
+    if (REMOTES.includes(from.pkg))
+      return `remote ${from.pkg} imports remote ${to.pkg}: remotes are independent`;
+    if (from.pkg === 'shell') {
+      return `the shell imports ${to.pkg}: it loads remotes at run time by name (Module Federation), never their code`;
+    }
+    if (SHARED.includes(from.pkg)) return `shared package ${from.pkg} imports remote ${to.pkg}`;
+  }
+  if (to.pkg === 'shell' && (REMOTES.includes(from.pkg) || SHARED.includes(from.pkg))) {
+    return `${from.pkg} imports the shell: nothing depends on the shell`;
+  }
+  if (to.pkg === 'server' && BROWSER.has(from.pkg)) {
+    return `${from.pkg} imports the server: browser code shares only the contract (shared-auth/contract)`;
+  }
+  return undefined;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const imports = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Keeps the package and feature boundaries of docs/architecture.md' },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          // Named exceptions: an importer (repo-relative file) may import one target path, with the reason.
+          allow: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                importer: { type: 'string' },
+                target: { type: 'string' },
+                why: { type: 'string' },
+              },
+              required: ['importer', 'target', 'why'],
+              additionalProperties: false,
+            },
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
+    messages: { crossing: 'Import boundary: {{why}} (docs/architecture.md).' },
+  },
+  create(context) {
+    const importerPath = path.relative(ROOT, context.filename).split(path.sep).join('/');
+    if (importerPath.startsWith('..')) return {};
+    const from = locate(importerPath);
+    const allowed = (context.options[0]?.allow ?? []).filter((entry) => entry.importer === importerPath);
+
+    function check(node) {
+      if (node?.type !== 'Literal' || typeof node.value !== 'string') return;
+      const to = target(importerPath, node.value);
+      if (to === undefined) return;
+      const why = violation(from, to);
+      if (why === undefined) return;
+      const resolved = `${to.pkg}/${to.inPackage}`.replace(/\/$/, '');
+      if (allowed.some((entry) => resolved.startsWith(entry.target.replace(/\.[cm]?[jt]sx?$/, '')))) return;
+      context.report({ node, messageId: 'crossing', data: { why } });
+    }
+
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+      TSExternalModuleReference: (node) => check(node.expression),
+      'CallExpression[callee.name="require"]': (node) => check(node.arguments[0]),
+      // A mocked module is a dependency of the test too.
+      'CallExpression[callee.property.name="mock"][callee.object.name=/^(jest|vi)$/]': (node) =>
+        check(node.arguments[0]),
+    };
+  },
+};
+
+export default { rules: { imports } };
