@@ -120,8 +120,14 @@ const imports = {
     const allowed = (context.options[0]?.allow ?? []).filter((entry) => entry.importer === importerPath);
 
     function check(node) {
-      if (node?.type !== 'Literal' || typeof node.value !== 'string') return;
-      const to = target(importerPath, node.value);
+      const specifier =
+        node?.type === 'TemplateLiteral' && node.expressions.length === 0
+          ? node.quasis[0]?.value.cooked
+          : node?.type === 'Literal'
+            ? node.value
+            : undefined;
+      if (typeof specifier !== 'string') return;
+      const to = target(importerPath, specifier);
       if (to === undefined) return;
       const why = violation(from, to);
       if (why === undefined) return;

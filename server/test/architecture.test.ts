@@ -71,6 +71,11 @@ describe('import boundaries (eslint.boundaries.js)', () => {
     ],
     ['the mount runtime imports the shell', 'mount-runtime/src/createRemoteMount.tsx', 'shell'],
     [
+      'shared code imports the shell',
+      'shared-auth/src/contract/remotes.ts',
+      '../../../shell/src/config/pages.js',
+    ],
+    [
       'the harness imports a remote',
       'remote-harness/src/standalone/HarnessPage.tsx',
       '../../../remote-profile/src/index.js',
@@ -95,6 +100,7 @@ describe('import boundaries (eslint.boundaries.js)', () => {
       `import { x } from '${specifier}';\nexport { x };`,
       `export * from '${specifier}';`,
       `export const load = () => import('${specifier}');`,
+      `export const load = () => import(\`${specifier}\`);`,
     ]) {
       expect(await crossings(file, code)).toEqual([expect.stringContaining('Import boundary')]);
     }
@@ -126,6 +132,11 @@ describe('import boundaries (eslint.boundaries.js)', () => {
       'a remote builds on the shared packages',
       'remote-password/src/exposes/mount.tsx',
       ['mount-runtime', 'remote-harness/standalone', 'shared-stepup', 'shared-auth/async'],
+    ],
+    [
+      'the contract test read the shell pages (the one named exception, eslint.config.js)',
+      'shared-auth/src/contract/remotes.contract.test.ts',
+      ['../../../shell/src/config/pages.js'],
     ],
     [
       'routes call the domain',
