@@ -36,6 +36,21 @@ function fakeAuth() {
   return auth as unknown as HarnessAuth & { signOut: jest.Mock };
 }
 
+/** The harness around a page that mounts nothing: for what the header does on its own. */
+function renderWithEmptyPage(auth: HarnessAuth) {
+  render(
+    <PortalThemeProvider>
+      <HarnessPage
+        remote="remote-test"
+        mount={() => () => undefined}
+        auth={auth}
+        apiBaseUrl=""
+        flagBaseUrl=""
+      />
+    </PortalThemeProvider>,
+  );
+}
+
 describe('HarnessPage', () => {
   it('shows who is signed in, mounts the page with their claims, and unmounts it when it goes', async () => {
     const unmount = jest.fn();
@@ -86,17 +101,7 @@ describe('HarnessPage', () => {
 
   it('signs out with Sign out', async () => {
     const auth = fakeAuth();
-    render(
-      <PortalThemeProvider>
-        <HarnessPage
-          remote="remote-test"
-          mount={() => () => undefined}
-          auth={auth}
-          apiBaseUrl=""
-          flagBaseUrl=""
-        />
-      </PortalThemeProvider>,
-    );
+    renderWithEmptyPage(auth);
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(auth.signOut).toHaveBeenCalled();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
@@ -106,17 +111,7 @@ describe('HarnessPage', () => {
     const auth = fakeAuth();
     auth.signOut.mockRejectedValueOnce(new TypeError('Failed to fetch'));
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    render(
-      <PortalThemeProvider>
-        <HarnessPage
-          remote="remote-test"
-          mount={() => () => undefined}
-          auth={auth}
-          apiBaseUrl=""
-          flagBaseUrl=""
-        />
-      </PortalThemeProvider>,
-    );
+    renderWithEmptyPage(auth);
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Logout failed: the sign-in service could not be reached. Please try again.',

@@ -1,3 +1,4 @@
+import { testSettings } from 'shared-auth/testing';
 import { createHarnessAuth, ensureSignedIn, type HarnessAuth } from './signIn.js';
 
 function fakeAuth(authenticated: boolean) {
@@ -45,15 +46,7 @@ describe('ensureSignedIn', () => {
 
 describe('createHarnessAuth', () => {
   it("signs in with the portal's client, coming back to the remote's own origin", () => {
-    const settings = {
-      Domain: 'http://localhost:3000',
-      ClientId: 'account-portal',
-      HeaderLinks: {},
-      FooterLinks: { sections: {}, policies: {} },
-      SocialLinks: {},
-      FlagBaseUrl: '/flags/4x3',
-    };
-    const { options } = createHarnessAuth(settings, 'http://localhost:3003');
+    const { options } = createHarnessAuth(testSettings(), 'http://localhost:3003');
     expect(options).toMatchObject({
       issuer: 'http://localhost:3000/oauth2/default',
       clientId: 'account-portal',

@@ -1,14 +1,7 @@
-import type { Settings } from '../contract/index.js';
+import { testSettings } from '../testing.js';
 import { oidcOptions } from './oidc.js';
 
-const settings: Settings = {
-  Domain: 'https://example.okta.com',
-  ClientId: '0oa1example',
-  HeaderLinks: {},
-  FooterLinks: { sections: {}, policies: {} },
-  SocialLinks: {},
-  FlagBaseUrl: '/flags/4x3',
-};
+const settings = testSettings({ Domain: 'https://example.okta.com', ClientId: '0oa1example' });
 
 describe('oidcOptions', () => {
   it('follows the spec: issuer under /oauth2/default, callback on the origin, the four scopes', () => {

@@ -3,7 +3,7 @@ import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-eve
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { useOktaAuth } from '@okta/okta-react';
 import { PortalThemeProvider } from 'shared-ui';
-import type { Settings } from 'shared-auth';
+import { testSettings } from 'shared-auth/testing';
 import { SignedInPortal } from './SignedInPortal.js';
 
 jest.mock('@okta/okta-react', () => ({ useOktaAuth: jest.fn() }));
@@ -11,14 +11,7 @@ jest.mock('../features/remotes/api/remotesConfig.js', () => ({ preloadPageModule
 
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 
-const settings: Settings = {
-  Domain: 'http://localhost:3000',
-  ClientId: 'account-portal',
-  HeaderLinks: {},
-  FooterLinks: { sections: {}, policies: {} },
-  SocialLinks: {},
-  FlagBaseUrl: '/flags/4x3',
-};
+const settings = testSettings();
 
 const claims = { sub: '00u1', email: 'alice@example.org', given_name: 'Alice', family_name: 'Liddell' };
 

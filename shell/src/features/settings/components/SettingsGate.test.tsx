@@ -1,15 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import { InvalidSettingsError, type Settings } from 'shared-auth';
+import { testSettings } from 'shared-auth/testing';
 import { SettingsGate } from './SettingsGate.js';
 
-const settings: Settings = {
-  Domain: 'http://localhost:3000',
-  ClientId: 'account-portal',
-  HeaderLinks: {},
-  FooterLinks: { sections: {}, policies: {} },
-  SocialLinks: {},
-  FlagBaseUrl: '/flags/4x3',
-};
+const settings = testSettings();
 
 describe('SettingsGate', () => {
   beforeEach(() => {
