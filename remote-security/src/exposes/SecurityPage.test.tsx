@@ -1,13 +1,6 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
-import {
-  ApiError,
-  AuthProvider,
-  INVALID_CODE_ERROR,
-  type ChallengeResponse,
-  type PortalAuth,
-} from 'shared-auth';
-import { PortalThemeProvider } from 'shared-ui';
+import { screen, waitFor, within } from '@testing-library/react';
+import { ApiError, INVALID_CODE_ERROR, type ChallengeResponse, type PortalAuth } from 'shared-auth';
+import { renderSignedIn, userEvent } from 'mount-runtime/testing';
 import * as factorsApi from '../features/factors/api/factorsApi.js';
 import { reauthenticate } from '../features/factors/api/reauthenticate.js';
 import * as stepUpApi from 'shared-stepup/api';
@@ -17,7 +10,6 @@ import SecurityPage from './SecurityPage.js';
 jest.mock('shared-stepup/api');
 jest.mock('../features/factors/api/factorsApi.js');
 jest.mock('../features/factors/api/reauthenticate.js');
-const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 const stepUp = jest.mocked(stepUpApi);
 const api = jest.mocked(factorsApi);
 const reauthenticateMock = jest.mocked(reauthenticate);
@@ -29,29 +21,7 @@ const invalid = () => new ApiError(INVALID_CODE_ERROR, 400);
 const STEP_UP_STORAGE_KEY = stepUpStorageKey('00u1alice');
 
 function renderPage(overrides: Partial<PortalAuth> = {}) {
-  const auth: PortalAuth = {
-    user: {
-      sub: '00u1alice',
-      email: 'alice@example.com',
-      givenName: 'Alice',
-      familyName: 'Liddell',
-      name: 'Alice Liddell',
-      country: 'GB',
-    },
-    isFederated: false,
-    getAccessToken: () => 'token',
-    apiBaseUrl: '',
-    flagBaseUrl: '/flags/4x3',
-    refreshUser: jest.fn(() => Promise.resolve()),
-    ...overrides,
-  };
-  render(
-    <PortalThemeProvider>
-      <AuthProvider value={auth}>
-        <SecurityPage />
-      </AuthProvider>
-    </PortalThemeProvider>,
-  );
+  renderSignedIn(<SecurityPage />, overrides);
 }
 
 function challenge(challengeUser: boolean, activeFactorsData: ChallengeResponse['activeFactorsData'] = BOTH) {
@@ -66,6 +36,19 @@ function details(google: boolean, email: boolean) {
 }
 
 const region = (name: string | RegExp) => screen.findByRole('region', { name });
+
+/** The email factor's switch, once the page has loaded the factors and enabled it. */
+async function enabledEmailSwitch() {
+  const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
+  await waitFor(() => expect(emailSwitch).toBeEnabled());
+  return emailSwitch;
+}
+
+/** Answers Confirm in the dialog that turning email off opens. */
+async function confirmTurningEmailOff() {
+  const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+}
 
 beforeEach(() => {
   jest.resetAllMocks();
@@ -254,8 +237,7 @@ describe('factors page', () => {
     details(true, true);
     api.optOut.mockResolvedValue({ status: 'INACTIVE', enrolledDate: DATE });
     renderPage();
-    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
-    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    const emailSwitch = await enabledEmailSwitch();
     await userEvent.click(emailSwitch);
     const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
     expect(dialog).toHaveTextContent(
@@ -266,14 +248,7 @@ describe('factors page', () => {
     expect(api.optOut).not.toHaveBeenCalled();
 
     await userEvent.click(emailSwitch);
-    await userEvent.click(
-      within(await screen.findByRole('dialog', { name: 'Turn off verification with email?' })).getByRole(
-        'button',
-        {
-          name: 'Confirm',
-        },
-      ),
-    );
+    await confirmTurningEmailOff();
     expect(await screen.findByText('Verification with email is turned off.')).toBeInTheDocument();
     expect(api.optOut).toHaveBeenCalledWith(expect.anything(), 'email', '00u1alice', {
       signal: expect.any(AbortSignal),
@@ -289,8 +264,7 @@ describe('factors page', () => {
     details(true, true);
     api.optIn.mockResolvedValue({ status: 'ACTIVE', enrolledDate: DATE });
     renderPage();
-    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
-    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    const emailSwitch = await enabledEmailSwitch();
     expect(emailSwitch).not.toBeChecked();
     await userEvent.click(emailSwitch);
     expect(await screen.findByText('Verification with email is turned on.')).toBeInTheDocument();
@@ -317,35 +291,23 @@ describe('factors page', () => {
     expect(screen.getByRole('switch', { name: 'Verification with Authenticator app' })).not.toBeChecked();
   });
 
-  it('a failed toggle shows the error view', async () => {
+  /** Turning email off, answered with a 500. */
+  async function failTurningEmailOff() {
     challenge(false);
     details(true, true);
     api.optOut.mockRejectedValue(new ApiError('Internal error', 500));
     renderPage();
-    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
-    await waitFor(() => expect(emailSwitch).toBeEnabled());
-    await userEvent.click(emailSwitch);
-    await userEvent.click(
-      within(await screen.findByRole('dialog', { name: 'Turn off verification with email?' })).getByRole(
-        'button',
-        {
-          name: 'Confirm',
-        },
-      ),
-    );
+    await userEvent.click(await enabledEmailSwitch());
+    await confirmTurningEmailOff();
+  }
+
+  it('a failed toggle shows the error view', async () => {
+    await failTurningEmailOff();
     expect(await screen.findByText('An Unexpected Error happened...')).toBeInTheDocument();
   });
 
   it("a factor's error view has Try again, which starts the page over", async () => {
-    challenge(false);
-    details(true, true);
-    api.optOut.mockRejectedValue(new ApiError('Internal error', 500));
-    renderPage();
-    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
-    await waitFor(() => expect(emailSwitch).toBeEnabled());
-    await userEvent.click(emailSwitch);
-    const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await failTurningEmailOff();
     expect(await screen.findByText('An Unexpected Error happened...')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
@@ -379,8 +341,7 @@ describe('factors page', () => {
     const emailSwitch = screen.getByRole('switch', { name: 'Verification with email' });
     await waitFor(() => expect(emailSwitch).toBeEnabled());
     await userEvent.click(emailSwitch);
-    const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await confirmTurningEmailOff();
     expect(await region('Email')).toBeInTheDocument();
     expect(screen.queryByText('Verified')).not.toBeInTheDocument();
   });
@@ -403,11 +364,9 @@ describe('factors page', () => {
       new ApiError('Verify with one of your 2-step factors first.', 403, 'step_up_required'),
     );
     renderPage();
-    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
-    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    const emailSwitch = await enabledEmailSwitch();
     await userEvent.click(emailSwitch);
-    const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await confirmTurningEmailOff();
     expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
     expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
   });
@@ -476,8 +435,7 @@ describe('enrolment', () => {
       ),
     );
     renderPage();
-    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
-    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    const emailSwitch = await enabledEmailSwitch();
     await userEvent.click(emailSwitch);
     await userEvent.click(await screen.findByRole('button', { name: 'Send Code' }));
     expect(await screen.findByRole('status')).toHaveTextContent('Wait 20 seconds before asking for another.');
@@ -494,8 +452,7 @@ describe('enrolment', () => {
       .mockResolvedValueOnce({ ok: false })
       .mockReturnValueOnce(new Promise((resolve) => (finish = resolve)));
     renderPage();
-    const emailSwitch = await screen.findByRole('switch', { name: 'Verification with email' });
-    await waitFor(() => expect(emailSwitch).toBeEnabled());
+    const emailSwitch = await enabledEmailSwitch();
     await userEvent.click(emailSwitch);
     expect(await screen.findByText(`We will send a verification code to ${MASKED}.`)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Send Code' }));

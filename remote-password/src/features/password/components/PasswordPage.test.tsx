@@ -1,14 +1,12 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
-import { ApiError, AuthProvider, type PortalAuth } from 'shared-auth';
-import { PortalThemeProvider } from 'shared-ui';
+import { screen, waitFor, within } from '@testing-library/react';
+import { ApiError, type PortalAuth } from 'shared-auth';
+import { renderSignedIn, userEvent } from 'mount-runtime/testing';
 import { getChallenge, verifyStepUp } from 'shared-stepup/api';
 import { changePassword } from '../api/changePassword.js';
 import { PasswordPage } from './PasswordPage.js';
 
 jest.mock('../api/changePassword.js');
 jest.mock('shared-stepup/api');
-const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 const changePasswordMock = jest.mocked(changePassword);
 const getChallengeMock = jest.mocked(getChallenge);
 const verifyStepUpMock = jest.mocked(verifyStepUp);
@@ -17,30 +15,7 @@ const CURRENT = 'Wonderland-42';
 const NEW = 'Tumbling-Down-7';
 
 function renderPage(overrides: Partial<PortalAuth> = {}) {
-  const auth: PortalAuth = {
-    user: {
-      sub: '00u1alice',
-      email: 'alice@example.com',
-      givenName: 'Alice',
-      familyName: 'Liddell',
-      name: 'Alice Liddell',
-      country: 'GB',
-    },
-    isFederated: false,
-    getAccessToken: () => 'token',
-    apiBaseUrl: '',
-    flagBaseUrl: '/flags/4x3',
-    refreshUser: jest.fn(() => Promise.resolve()),
-    ...overrides,
-  };
-  render(
-    <PortalThemeProvider>
-      <AuthProvider value={auth}>
-        <PasswordPage />
-      </AuthProvider>
-    </PortalThemeProvider>,
-  );
-  return auth;
+  return renderSignedIn(<PasswordPage />, overrides);
 }
 
 const field = (label: 'Current Password' | 'New Password' | 'Confirm Password') =>

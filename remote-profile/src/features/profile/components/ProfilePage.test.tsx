@@ -1,39 +1,14 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
-import { ApiError, AuthProvider, type PortalAuth } from 'shared-auth';
-import { PortalThemeProvider } from 'shared-ui';
+import { screen, waitFor, within } from '@testing-library/react';
+import { ApiError, type PortalAuth } from 'shared-auth';
+import { renderSignedIn, userEvent } from 'mount-runtime/testing';
 import { updateProfile } from '../api/updateProfile.js';
 import { ProfilePage } from './ProfilePage.js';
 
 jest.mock('../api/updateProfile.js');
-const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 const updateProfileMock = jest.mocked(updateProfile);
 
 function renderPage(overrides: Partial<PortalAuth> = {}) {
-  const auth: PortalAuth = {
-    user: {
-      sub: '00u1alice',
-      email: 'alice@example.com',
-      givenName: 'Alice',
-      familyName: 'Liddell',
-      name: 'Alice Liddell',
-      country: 'GB',
-    },
-    isFederated: false,
-    getAccessToken: () => 'token',
-    apiBaseUrl: '',
-    flagBaseUrl: '/flags/4x3',
-    refreshUser: jest.fn(() => Promise.resolve()),
-    ...overrides,
-  };
-  render(
-    <PortalThemeProvider>
-      <AuthProvider value={auth}>
-        <ProfilePage />
-      </AuthProvider>
-    </PortalThemeProvider>,
-  );
-  return auth;
+  return renderSignedIn(<ProfilePage />, overrides);
 }
 
 const stored = {
