@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { createUser, type TestUser } from './users.js';
 
 /** Signs in on the identity provider's own page (the sign-in page is not the portal's). */
 export async function signInOnProvider(page: Page, user: { email: string; password: string }): Promise<void> {
@@ -13,4 +14,11 @@ export async function signIn(page: Page, user: { email: string; password: string
   await page.goto(path);
   await signInOnProvider(page, user);
   await expect(page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}$`));
+}
+
+/** A new account of its own (createUser), signed in on `path`: where most tests start. */
+export async function signInNewUser(page: Page, path?: string): Promise<TestUser> {
+  const user = await createUser();
+  await signIn(page, user, path);
+  return user;
 }

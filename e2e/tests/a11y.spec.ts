@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousViolations } from '../support/axe.js';
-import { signIn, signInOnProvider } from '../support/sign-in.js';
+import { signIn, signInNewUser, signInOnProvider } from '../support/sign-in.js';
 import { createUser } from '../support/users.js';
 import {
   appSwitch,
@@ -117,8 +117,7 @@ test('security: factors, both enrolments and their dialogs, the code step of sig
 }) => {
   // Two factors are set up, then a second browser signs in with a code and goes through step-up.
   test.setTimeout(150_000);
-  const user = await createUser();
-  await signIn(page, user, '/security');
+  const user = await signInNewUser(page, '/security');
   await expect(page.getByRole('region', { name: 'Email' })).toContainText(
     'Use verification codes via email.',
   );
@@ -168,22 +167,18 @@ test('security: factors, both enrolments and their dialogs, the code step of sig
   // Two active factors: switches, remove links and the confirmation dialogs.
   await expect(page.getByRole('button', { name: 'remove' })).toHaveCount(2);
   await expectNoSeriousViolations(page, 'the factors page (two factors)');
+  // Each confirmation dialog is checked open, then cancelled.
+  const checkDialog = async (name: string) => {
+    const dialog = page.getByRole('dialog', { name });
+    await expect(dialog).toBeVisible();
+    await expectNoSeriousViolations(page, `the '${name}' dialog`, { include: DIALOG });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+  };
   await emailSwitch(page).click();
-  const turnOff = page.getByRole('dialog', { name: 'Turn off verification with email?' });
-  await expect(turnOff).toBeVisible();
-  await expectNoSeriousViolations(page, "the 'Turn off verification with email?' dialog", {
-    include: DIALOG,
-  });
-  await turnOff.getByRole('button', { name: 'Cancel' }).click();
-  await expect(turnOff).toBeHidden();
+  await checkDialog('Turn off verification with email?');
   await google.getByRole('button', { name: 'remove' }).click();
-  const remove = page.getByRole('dialog', { name: 'Remove your Google Authenticator account?' });
-  await expect(remove).toBeVisible();
-  await expectNoSeriousViolations(page, "the 'Remove your Google Authenticator account?' dialog", {
-    include: DIALOG,
-  });
-  await remove.getByRole('button', { name: 'Cancel' }).click();
-  await expect(remove).toBeHidden();
+  await checkDialog('Remove your Google Authenticator account?');
 
   // Another browser: the provider's code step, then the portal's step-up screens.
   const context = await browser.newContext();

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from '../support/axe.js';
 import { ageSignIns } from '../support/database.js';
 import { motionsSettled } from '../support/motion.js';
-import { signIn, signInOnProvider } from '../support/sign-in.js';
+import { signIn, signInNewUser, signInOnProvider } from '../support/sign-in.js';
 import { createUser } from '../support/users.js';
 import {
   appSwitch,
@@ -44,8 +44,7 @@ test('with 2-step verification on, the Password page asks for the second factor 
   page,
   request,
 }) => {
-  const user = await createUser();
-  await signIn(page, user, '/security');
+  const user = await signInNewUser(page, '/security');
   const app = await enrolAuthenticator(page);
   // A new sign-in (with its code): this session has not verified for the Security page yet.
   await logout(page, user.name);
@@ -87,8 +86,7 @@ test('with 2-step verification on, the Password page asks for the second factor 
 });
 
 test("turning on the first factor long after signing in asks to confirm it's you", async ({ page }) => {
-  const user = await createUser();
-  await signIn(page, user, '/security');
+  const user = await signInNewUser(page, '/security');
   await expect(appSwitch(page)).toBeEnabled();
   // As if this sign-in were 10 minutes old: a stolen token of it must not be enough to turn 2-step on.
   ageSignIns(user.sub, 600);
@@ -126,8 +124,7 @@ test('a signed-out session’s access token is refused at once, by the API and u
   page,
   request,
 }) => {
-  const user = await createUser();
-  await signIn(page, user, '/profile');
+  const user = await signInNewUser(page, '/profile');
   const token = await accessTokenOf(page);
   const bearer = { Authorization: `Bearer ${token}` };
   expect(

@@ -1,7 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { expect, test, type Page, type Response } from '@playwright/test';
-import { createUser } from '../support/users.js';
-import { signIn } from '../support/sign-in.js';
+import { signInNewUser } from '../support/sign-in.js';
 
 // The first page's guard rail (issue goal: ≤ 375 kB; `pnpm bench` prints the distance and the breakdown).
 const FIRST_PAGE_GUARD_RAIL = 450_000;
@@ -35,8 +34,7 @@ function recordScripts(page: Page) {
 test('the first page stays under the guard rail, and each further remote under its budget', async ({
   page,
 }) => {
-  const user = await createUser();
-  await signIn(page, user);
+  const user = await signInNewUser(page);
   await expect(page.getByRole('table')).toContainText(user.familyName);
 
   // A signed-in deep link to /profile, counting what starts before the profile shows.

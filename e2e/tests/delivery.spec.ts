@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test';
 import { REPO_ROOT } from '../support/paths.js';
 import { buildRemoteCopy, tempFolder } from '../support/remote-build.js';
 import { RemoteHost, testHostPort } from '../support/remote-host.js';
+import { shareScopeOf } from '../support/federation.js';
 import { signIn } from '../support/sign-in.js';
 import { createUser } from '../support/users.js';
 
@@ -60,22 +61,11 @@ test('a remote built for another major version of shared-auth is refused on its 
     await expect(page.getByText(/My Profile · build/)).toHaveCount(0);
 
     // No second auth context: shared-auth is the shell's one copy; the remote's own was never run.
-    const sharedAuth = await page.evaluate(() => {
-      type Share = { from: string; loaded?: boolean; useIn: string[] };
-      const federation = (
-        globalThis as {
-          __FEDERATION__?: {
-            __INSTANCES__: { shareScopeMap: Record<string, Record<string, Record<string, Share>>> }[];
-          };
-        }
-      ).__FEDERATION__;
-      const versions = federation?.__INSTANCES__[0]?.shareScopeMap.default?.['shared-auth'] ?? {};
-      return Object.entries(versions).map(([version, { from, loaded }]) => ({
-        version,
-        from,
-        loaded: loaded === true,
-      }));
-    });
+    const sharedAuth = ((await shareScopeOf(page))['shared-auth'] ?? []).map(({ version, from, loaded }) => ({
+      version,
+      from,
+      loaded,
+    }));
     expect(sharedAuth.filter((share) => share.loaded)).toEqual([
       { version: SHARED_AUTH, from: 'shell', loaded: true },
     ]);

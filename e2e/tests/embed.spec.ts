@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { collectErrors } from '../support/errors.js';
 import { signInOnProvider } from '../support/sign-in.js';
 import { createUser } from '../support/users.js';
 import { emailSection, emailSwitch, mailFor } from './security-helpers.js';
@@ -14,14 +15,8 @@ test('a plain page embeds the Security remote: sign in, turn on the email factor
   request,
 }) => {
   const user = await createUser();
-  // Errors of the embedding page (the provider's sign-in page, on the server's origin, is not under test).
-  const errors: string[] = [];
-  const onExample = () => page.url().startsWith(`${EXAMPLE}/`);
-  page.on('console', (message) => {
-    if (message.type() === 'error' && onExample())
-      errors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => onExample() && errors.push(error.message));
+  // Errors of the embedding page.
+  const errors = collectErrors(page, EXAMPLE);
   const scripts: string[] = [];
   page.on('response', (response) => {
     if (response.request().resourceType() === 'script') scripts.push(response.url());

@@ -4,7 +4,7 @@
 // of the page must stay usable. (One remote stopped outright is remotes.spec.ts.)
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { createUser } from '../support/users.js';
-import { signIn, signInOnProvider } from '../support/sign-in.js';
+import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
 
 /** Errors the page did not handle; every test here ends by expecting none. */
 function uncaughtErrors(page: Page): string[] {
@@ -45,8 +45,7 @@ for (const { name, fault, message } of API_FAULTS) {
     page,
   }) => {
     const errors = uncaughtErrors(page);
-    const user = await createUser();
-    await signIn(page, user);
+    const user = await signInNewUser(page);
     await expect(page.getByRole('table')).toContainText(user.familyName);
 
     await page.route(isAccountApiCall, fault);
@@ -144,8 +143,7 @@ test('the identity provider down while signed in: a save still succeeds though t
   page,
 }) => {
   const errors = uncaughtErrors(page);
-  const user = await createUser();
-  await signIn(page, user);
+  const user = await signInNewUser(page);
   await expect(page.getByRole('table')).toContainText(user.familyName);
 
   const renewals: string[] = [];
@@ -249,8 +247,7 @@ for (const { name, isSlowFile } of SLOW_PARTS) {
   }) => {
     test.slow();
     const errors = uncaughtErrors(page);
-    const user = await createUser();
-    await signIn(page, user);
+    const user = await signInNewUser(page);
     await expect(page.getByRole('table')).toContainText(user.familyName);
 
     const passwordRemote = await slowDown(page, 'http://localhost:3002', isSlowFile);

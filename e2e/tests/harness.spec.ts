@@ -1,24 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { collectErrors } from '../support/errors.js';
 import { signInOnProvider } from '../support/sign-in.js';
 import { createUser } from '../support/users.js';
 
 // Each remote's own origin serves its standalone harness (the remote's `main` entry): it signs in against the
 // portal's identity provider and renders the page through the remote's mount(), with no shell.
-
-/**
- * Console errors and uncaught exceptions while the page is on `origin`, to assert there are none. (The identity
- * provider's sign-in page, on the server's origin, is not under test here.)
- */
-function collectErrors(page: Page, origin: string): string[] {
-  const errors: string[] = [];
-  const onOrigin = () => page.url().startsWith(`${origin}/`);
-  page.on('console', (message) => {
-    if (message.type() === 'error' && onOrigin())
-      errors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => onOrigin() && errors.push(error.message));
-  return errors;
-}
 
 test('remote-profile alone on http://localhost:3001/: sign in, My Profile without the shell, edit, sign out', async ({
   page,

@@ -1,16 +1,13 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn } from '../support/sign-in.js';
-import { createUser } from '../support/users.js';
+import { signInNewUser } from '../support/sign-in.js';
 import {
   appSwitch,
   Authenticator,
+  bothFactorsAndAnotherBrowser,
   emailSection,
   emailSwitch,
-  enrolAuthenticator,
-  enrolEmail,
   googleSection,
   mailFor,
-  signInWithCode,
 } from './security-helpers.js';
 
 // Keyboard only: after the sign-in (on the provider's page) every step is a key press, never a click.
@@ -30,8 +27,7 @@ const focusInside = (container: Locator) =>
 test('the skip link is the first Tab stop; the side navigation and the user menu reach every page', async ({
   page,
 }) => {
-  const user = await createUser();
-  await signIn(page, user);
+  const user = await signInNewUser(page);
   await expect(page.getByRole('table')).toContainText(user.email);
 
   await page.keyboard.press('Tab');
@@ -82,8 +78,7 @@ test('the skip link is the first Tab stop; the side navigation and the user menu
 test('profile edit and password change with the keyboard', async ({ page }) => {
   // Two flows after one sign-in: about 30 s under the whole suite's load.
   test.setTimeout(90_000);
-  const user = await createUser();
-  await signIn(page, user);
+  const user = await signInNewUser(page);
   await expect(page.getByRole('table')).toContainText(user.email);
 
   const edit = page.getByRole('button', { name: 'Edit My Profile' });
@@ -127,8 +122,7 @@ test('enrolment with the keyboard: the setup key dialog, both factors, a confirm
   request,
 }) => {
   test.setTimeout(90_000);
-  const user = await createUser();
-  await signIn(page, user, '/security');
+  const user = await signInNewUser(page, '/security');
   await expect(appSwitch(page)).toBeEnabled();
 
   // The authenticator app: the switch, the 'Enter a Setup Key' dialog (Escape closes it), the code.
@@ -198,15 +192,8 @@ test('step-up with the keyboard: each screen takes the focus, Cancel and Back, t
   browser,
 }) => {
   test.setTimeout(90_000);
-  const user = await createUser();
-  await signIn(page, user, '/security');
-  await enrolEmail(page, request, user.email);
-  const app = await enrolAuthenticator(page);
-
-  // Another browser's session must pass step-up on its own: from here on, only keys.
-  const context = await browser.newContext();
-  const other = await context.newPage();
-  await signInWithCode(other, user, () => app.code(), '/security');
+  // From here on, only keys in the other browser.
+  const { user, context, other } = await bothFactorsAndAnotherBrowser(page, request, browser);
   const start = other.getByRole('heading', { name: 'Verify to continue' });
   await expect(start).toBeVisible();
   await tabTo(other, other.getByRole('button', { name: 'Verify', exact: true }));

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createUser, SAM } from '../support/users.js';
-import { signIn, signInOnProvider } from '../support/sign-in.js';
+import { signIn, signInNewUser, signInOnProvider } from '../support/sign-in.js';
 
 async function chooseCountry(page: Page, name: string) {
   const country = page.getByLabel('Country');
@@ -49,8 +49,7 @@ test('edit and save the last name and country: toast, then kept after a reload a
 });
 
 test('Cancel discards the changes', async ({ page }) => {
-  const user = await createUser();
-  await signIn(page, user);
+  const user = await signInNewUser(page);
   await page.getByRole('button', { name: 'Edit My Profile' }).click();
   await page.getByLabel('First Name').fill('Mallory');
   await page.getByRole('button', { name: 'Cancel' }).click();

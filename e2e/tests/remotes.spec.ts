@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ALICE } from '../support/users.js';
+import { shareScopeOf } from '../support/federation.js';
 import { signIn } from '../support/sign-in.js';
 import { REPO_ROOT } from '../support/paths.js';
 import { RemoteHost, testHostPort } from '../support/remote-host.js';
@@ -67,23 +68,7 @@ test('React, react-dom, the router, antd (shared-ui) and shared-auth are each lo
   await expect(page.getByRole('table')).toContainText('Liddell');
 
   // The MF runtime's share scope: one version of each singleton, provided by the shell, used by the remote too.
-  const shared = await page.evaluate(() => {
-    type Share = { from: string; loaded?: boolean; useIn: string[] };
-    const federation = (
-      globalThis as {
-        __FEDERATION__?: {
-          __INSTANCES__: { shareScopeMap: Record<string, Record<string, Record<string, Share>>> }[];
-        };
-      }
-    ).__FEDERATION__;
-    const scope = federation?.__INSTANCES__[0]?.shareScopeMap.default ?? {};
-    return Object.fromEntries(
-      Object.entries(scope).map(([name, versions]) => [
-        name,
-        Object.values(versions).map(({ from, loaded, useIn }) => ({ from, loaded: loaded === true, useIn })),
-      ]),
-    );
-  });
+  const shared = await shareScopeOf(page);
   for (const name of [
     'react',
     'react/jsx-runtime',

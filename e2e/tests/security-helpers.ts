@@ -1,6 +1,6 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { generateSync } from 'otplib';
-import { signInOnProvider } from '../support/sign-in.js';
+import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
 
 export const PORTAL = 'http://localhost:3000';
 const STEP_SECONDS = 30;
@@ -55,6 +55,22 @@ export interface MailboxMessage {
   date: string;
 }
 
+/** The newest mailbox message that `matches` (found on `origin`'s development mailbox), waiting for it to arrive. */
+async function waitForMessage(
+  request: APIRequestContext,
+  matches: (message: MailboxMessage) => boolean,
+  origin = PORTAL,
+): Promise<MailboxMessage> {
+  let found: MailboxMessage | undefined;
+  await expect(async () => {
+    const response = await request.get(`${origin}/dev/mailbox/messages`);
+    expect(response.ok()).toBe(true);
+    found = ((await response.json()) as MailboxMessage[]).find(matches);
+    expect(found).toBeDefined();
+  }).toPass({ timeout: 10_000 });
+  return found!;
+}
+
 /** The newest mailbox message to this address (after `since`, ISO), waiting for it to arrive. */
 export async function mailFor(
   request: APIRequestContext,
@@ -62,44 +78,32 @@ export async function mailFor(
   since = '1970-01-01T00:00:00.000Z',
   origin = PORTAL,
 ): Promise<MailboxMessage & { code: string }> {
-  let found: MailboxMessage | undefined;
-  await expect(async () => {
-    const response = await request.get(`${origin}/dev/mailbox/messages`);
-    expect(response.ok()).toBe(true);
-    const messages = (await response.json()) as MailboxMessage[];
-    // Codes only: notices about the account (a factor turned on, a password changed) go to the same mailbox.
-    found = messages.find(
-      (message) =>
-        message.to === email && message.date > since && /Your verification code is \d{6}/.test(message.text),
-    );
-    expect(found).toBeDefined();
-  }).toPass({ timeout: 10_000 });
-  const code = /Your verification code is (\d{6})/.exec(found!.text)?.[1];
-  if (!code) throw new Error(`No code in: ${found!.text}`);
-  return { ...found!, code };
+  // Codes only: notices about the account (a factor turned on, a password changed) go to the same mailbox.
+  const found = await waitForMessage(
+    request,
+    (message) =>
+      message.to === email && message.date > since && /Your verification code is \d{6}/.test(message.text),
+    origin,
+  );
+  const code = /Your verification code is (\d{6})/.exec(found.text)?.[1];
+  if (!code) throw new Error(`No code in: ${found.text}`);
+  return { ...found, code };
 }
 
 /** The newest notice about the account with this subject (after `since`, ISO), waiting for it to arrive. */
-export async function noticeFor(
+export function noticeFor(
   request: APIRequestContext,
   email: string,
   subject: string | RegExp,
   since = '1970-01-01T00:00:00.000Z',
 ): Promise<MailboxMessage> {
-  let found: MailboxMessage | undefined;
-  await expect(async () => {
-    const response = await request.get(`${PORTAL}/dev/mailbox/messages`);
-    expect(response.ok()).toBe(true);
-    const messages = (await response.json()) as MailboxMessage[];
-    found = messages.find(
-      (message) =>
-        message.to === email &&
-        message.date > since &&
-        (typeof subject === 'string' ? message.subject === subject : subject.test(message.subject)),
-    );
-    expect(found).toBeDefined();
-  }).toPass({ timeout: 10_000 });
-  return found!;
+  return waitForMessage(
+    request,
+    (message) =>
+      message.to === email &&
+      message.date > since &&
+      (typeof subject === 'string' ? message.subject === subject : subject.test(message.subject)),
+  );
 }
 
 /** Waits until the server's 30-second email resend limit has passed since this message. */
@@ -191,6 +195,20 @@ export async function signInWithCode(
   await page.getByLabel('Verification code').fill(await code());
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}$`));
+}
+
+/**
+ * A new user with both factors (email, then the authenticator app) on `page`, and another browser's session of
+ * theirs, signed in with a code on /security: it must pass step-up on its own. The caller closes `context`.
+ */
+export async function bothFactorsAndAnotherBrowser(page: Page, request: APIRequestContext, browser: Browser) {
+  const user = await signInNewUser(page, '/security');
+  await enrolEmail(page, request, user.email);
+  const app = await enrolAuthenticator(page);
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await signInWithCode(other, user, () => app.code(), '/security');
+  return { user, app, context, other };
 }
 
 export async function logout(page: Page, userName: string): Promise<void> {

@@ -1,18 +1,15 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { SMTPServer } from 'smtp-server';
 import { REPO_ROOT } from '../support/paths.js';
+import { createUser } from '../support/users.js';
 import { signInOnProvider } from '../support/sign-in.js';
 import { emailSection, emailSwitch, logout, waitForResendWindow } from './security-helpers.js';
-
-const run = promisify(execFile);
 
 interface Received {
   to: string[];
@@ -113,28 +110,8 @@ test('with SMTP_URL, codes and notices travel through a real SMTP server: email 
   const smtp = await startSmtp();
   const portal = await startPortal(smtp.port);
   try {
-    const id = randomUUID().slice(0, 8);
-    const user = {
-      email: `smtp-${id}@example.org`,
-      password: `Pw-${randomUUID()}-Zx9`,
-      name: `Sue Mailer${id}`,
-    };
-    await run(process.execPath, [
-      path.join(REPO_ROOT, 'server', 'dist', 'directory', 'cli.js'),
-      'add-user',
-      '--email',
-      user.email,
-      '--password',
-      user.password,
-      '--given-name',
-      'Sue',
-      '--family-name',
-      `Mailer${id}`,
-      '--country',
-      'DE',
-      '--data-dir',
-      portal.dataDir,
-    ]);
+    // An account in this server's own directory.
+    const user = await createUser({ dataDir: portal.dataDir });
     // No built-in mailbox when SMTP is configured.
     expect((await fetch(`${portal.origin}/dev/mailbox/messages`)).status).toBe(404);
 

@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from '../support/sign-in.js';
-import { createUser, SAM } from '../support/users.js';
+import { signIn, signInNewUser } from '../support/sign-in.js';
+import { SAM } from '../support/users.js';
 import {
   appSwitch,
+  bothFactorsAndAnotherBrowser,
   emailSection,
   emailSwitch,
   enrolAuthenticator,
@@ -22,8 +23,7 @@ test('enrol the authenticator app, sign in again with a code, and pass step-up w
   page,
   browser,
 }) => {
-  const user = await createUser();
-  await signIn(page, user, '/security');
+  const user = await signInNewUser(page, '/security');
   await expect(
     page.getByText(
       "Protect your account with 2-step verification. Each time you sign in to your F5 account, you'll need your password and a verification code.",
@@ -89,8 +89,7 @@ test('enrol email with the mailbox code, turn a factor off and on, and remove on
   page,
   request,
 }) => {
-  const user = await createUser();
-  await signIn(page, user, '/security');
+  const user = await signInNewUser(page, '/security');
   await enrolEmail(page, request, user.email, { wrongFirst: true });
   await expect(emailSection(page)).toContainText(/[a-z0-9]\.\.\.\.[a-z0-9]@example\.org/);
   await expect(emailSection(page).getByText(/^Added /)).toBeVisible();
@@ -139,8 +138,7 @@ test('enrol email with the mailbox code, turn a factor off and on, and remove on
 });
 
 test('sign in with an email code, then step-up by email (wrong code first)', async ({ page, request }) => {
-  const user = await createUser();
-  await signIn(page, user, '/security');
+  const user = await signInNewUser(page, '/security');
   const enrolment = await enrolEmail(page, request, user.email);
   await logout(page, user.name);
 
@@ -182,14 +180,7 @@ test('with two factors, step-up offers a choice: Back and Cancel; the flow resum
   request,
   browser,
 }) => {
-  const user = await createUser();
-  await signIn(page, user, '/security');
-  await enrolEmail(page, request, user.email);
-  const app = await enrolAuthenticator(page);
-
-  const context = await browser.newContext();
-  const other = await context.newPage();
-  await signInWithCode(other, user, () => app.code(), '/security');
+  const { app, context, other } = await bothFactorsAndAnotherBrowser(page, request, browser);
   await other.getByRole('button', { name: 'Verify' }).click();
   await expect(other.getByRole('dialog', { name: 'Loading' })).toBeVisible();
   await expect(
@@ -217,8 +208,7 @@ test('with two factors, step-up offers a choice: Back and Cancel; the flow resum
 });
 
 test('the server enforces step-up and the last-factor rule, whatever the browser does', async ({ page }) => {
-  const user = await createUser();
-  await signIn(page, user, '/security');
+  const user = await signInNewUser(page, '/security');
   const app = await enrolAuthenticator(page);
   const call = (method: string, path: string, body?: unknown) =>
     page.evaluate(

@@ -1,10 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { ALICE, createUser } from '../support/users.js';
-import { signIn, signInOnProvider } from '../support/sign-in.js';
+import { signIn, signInNewUser, signInOnProvider } from '../support/sign-in.js';
 
 test('logout clears local storage and signs out of the provider', async ({ page }) => {
-  const user = await createUser();
-  await signIn(page, user);
+  const user = await signInNewUser(page);
   expect(await page.evaluate(() => localStorage.getItem('okta-token-storage'))).toContain('idToken');
 
   await page.getByRole('button', { name: `User menu for ${user.name}` }).click();
