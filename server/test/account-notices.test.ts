@@ -4,29 +4,22 @@
  * browser. A refused change mails nothing; a lockout mails once per lockout period, not per refused attempt.
  */
 import { apiPaths } from 'shared-auth/contract';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PASSWORD_CHANGE_LIMIT, WRONG_CODE_LIMIT } from '../src/throttles/limits.js';
 import {
   call,
-  clockInStep,
   enrolAuthenticator,
   lastCodeFor,
   newUser,
   signInSession,
-  startClockedApp,
   totp,
-  type ClockedApp,
+  clockedAppInStep,
 } from './security-helpers.js';
 
 const CHROME_ON_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-let t: ClockedApp;
-beforeAll(async () => {
-  t = await startClockedApp();
-});
-afterAll(async () => t.close());
-beforeEach(() => clockInStep(t));
+const t = clockedAppInStep();
 
 /** The notices (not the codes) mailed to this address, oldest first, once every queued one was delivered. */
 async function noticesTo(email: string): Promise<{ subject: string; text: string }[]> {

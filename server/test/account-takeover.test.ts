@@ -12,7 +12,7 @@ import {
   PASSWORD_RULE_SERVER_ERRORS,
   REAUTHENTICATION_WRONG_PASSWORD_ERROR,
 } from 'shared-auth/contract';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PASSWORD_CHANGE_LIMIT } from '../src/throttles/limits.js';
 import {
   CLIENT_ID,
@@ -25,22 +25,15 @@ import {
 } from './helpers.js';
 import {
   call,
-  clockInStep,
   enrolAuthenticator,
   lastCodeFor,
   newUser,
   signInSession,
-  startClockedApp,
   totp,
-  type ClockedApp,
+  clockedAppInStep,
 } from './security-helpers.js';
 
-let t: ClockedApp;
-beforeAll(async () => {
-  t = await startClockedApp();
-});
-afterAll(async () => t.close());
-beforeEach(() => clockInStep(t));
+const t = clockedAppInStep();
 
 const FIVE_MINUTES = 5 * 60_000;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -12,6 +12,7 @@ import {
   subOf,
   tokensFor,
   type TestApp,
+  type TokenFlaw,
 } from './helpers.js';
 
 let t: TestApp;
@@ -223,36 +224,23 @@ describe('bearer token checks on /api', () => {
     expect(put.statusCode).toBe(401);
   });
 
+  /** A token for Alice, of no live session, with one flaw (see mintAccessToken). */
+  const flawed = (flaw: TokenFlaw) => () => mintAccessToken(t.app, alice.sub, { flaw });
+
   it.each([
     ['garbage', async () => 'not-a-jwt', 'The access token is not valid'],
-    [
-      'a wrong signature',
-      () => mintAccessToken(t.app, alice.sub, { flaw: 'wrong-signature' }),
-      'The access token signature is not valid',
-    ],
-    [
-      'an expired token',
-      () => mintAccessToken(t.app, alice.sub, { flaw: 'expired' }),
-      'The access token has expired',
-    ],
-    [
-      'a wrong issuer',
-      () => mintAccessToken(t.app, alice.sub, { flaw: 'wrong-issuer' }),
-      'The access token was issued by another issuer',
-    ],
-    [
-      'a wrong audience',
-      () => mintAccessToken(t.app, alice.sub, { flaw: 'wrong-audience' }),
-      'The access token is not meant for this API',
-    ],
+    ['a wrong signature', flawed('wrong-signature'), 'The access token signature is not valid'],
+    ['an expired token', flawed('expired'), 'The access token has expired'],
+    ['a wrong issuer', flawed('wrong-issuer'), 'The access token was issued by another issuer'],
+    ['a wrong audience', flawed('wrong-audience'), 'The access token is not meant for this API'],
     [
       'a symmetric algorithm',
-      () => mintAccessToken(t.app, alice.sub, { flaw: 'symmetric-alg' }),
+      flawed('symmetric-alg'),
       'The access token uses a signing algorithm that is not allowed',
     ],
     [
       'an unsigned token (alg none)',
-      () => mintAccessToken(t.app, alice.sub, { flaw: 'unsigned' }),
+      flawed('unsigned'),
       'The access token uses a signing algorithm that is not allowed',
     ],
     [

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ALL_API_CALLS, apiCalls, apiPaths, errorResponseSchema } from 'shared-auth/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALICE, parseTwice, startApp, subOf, tokensFor, type TestApp } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ALICE, parseTwice, startApp, subOf, tokensFor, appForBlock } from './helpers.js';
 
 /**
  * Routes under /api that are not calls of the portal: Okta's session endpoint, which okta-auth-js asks at
@@ -29,13 +29,7 @@ function routesOf(app: FastifyInstance): string[] {
 }
 
 describe('the routes under /api are the contract’s calls', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = appForBlock(() => startApp());
 
   it('registers exactly the declared calls, each once', () => {
     const served = routesOf(t.app).filter((route) => route.split(' ')[1]?.startsWith('/api/'));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { decodeJwt, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config/index.js';
 
@@ -68,6 +68,20 @@ export async function startApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Call at the top of a test file or of a describe: one app for the block, from `start` before its first test,
+ * closed after its last. The object returned is filled in from `start`'s result once it has run, so the tests read
+ * `t.app` as they would from that result.
+ */
+export function appForBlock<T extends { close(): Promise<void> }>(start: () => Promise<T>): T {
+  const t = {} as T;
+  beforeAll(async () => {
+    Object.assign(t, await start());
+  });
+  afterAll(async () => t.close());
+  return t;
 }
 
 /** The spec's answers are JSON text holding JSON: parse twice. */

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/db/connection.js';
 import type { Mailbox } from '../src/mail/mailbox.js';
 import type { Mailer, MailMessage } from '../src/mail/mailer.js';
@@ -23,6 +23,7 @@ import {
 import { composeNotice, formatUtc } from '../src/notifications/texts.js';
 import type { AccountEvent } from '../src/notifications/types.js';
 import { newUser, startClockedApp, type ClockedApp } from './security-helpers.js';
+import { appForBlock } from './helpers.js';
 
 const CHROME_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -57,11 +58,7 @@ async function recipient(t: ClockedApp) {
 }
 
 describe('the outbox', () => {
-  let t: ClockedApp;
-  beforeAll(async () => {
-    t = await startClockedApp();
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startClockedApp());
   afterEach(() => {
     vi.restoreAllMocks();
   });
@@ -156,11 +153,7 @@ describe('the outbox', () => {
 });
 
 describe('several senders', () => {
-  let t: ClockedApp;
-  beforeAll(async () => {
-    t = await startClockedApp();
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startClockedApp());
 
   /** A transport that takes its time (so sweeps overlap) and records what it was given. */
   function slowMailer(sent: MailMessage[]): Mailer {

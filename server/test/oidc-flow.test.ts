@@ -8,7 +8,7 @@ import {
   jwtVerify,
   type JWK,
 } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SIGNING_KEY_FILE } from '../src/oidc/keys.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../src/oidc/provider.js';
 import {
@@ -23,16 +23,12 @@ import {
   startApp,
   tempDir,
   tokensFor,
-  type TestApp,
+  appForBlock,
 } from './helpers.js';
 
 const ISSUER = `${PORTAL}/oauth2/default`;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(async () => t.close());
+const t = appForBlock(() => startApp());
 
 async function jwks() {
   const response = await t.app.inject('/oauth2/default/v1/keys');

@@ -1,7 +1,7 @@
 /** Each thing okta-auth-js 8 / okta-react 6 need from the embedded provider, proven one by one. */
 import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ALICE,
   authorizeUrl,
@@ -14,18 +14,28 @@ import {
   signIn,
   startApp,
   tokensFor,
-  type TestApp,
+  appForBlock,
 } from './helpers.js';
 
 const TRUSTED = 'http://localhost:3100';
 const UNTRUSTED = 'http://localhost:4444';
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(async () => t.close());
+const t = appForBlock(() => startApp());
+
+/** A refresh-token grant as a bare client sends it: no scopes repeated (see refreshRequest for okta-auth-js's). */
+function refreshGrant(refreshToken: string | undefined, headers: Record<string, string> = form) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/oauth2/default/v1/token',
+    headers,
+    payload: new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: CLIENT_ID,
+      refresh_token: refreshToken ?? '',
+    }).toString(),
+  });
+}
 
 /** The JSON object and target origin the okta_post_message page posts, and the script's CSP hash. */
 function postedMessage(body: string) {
@@ -97,16 +107,7 @@ describe('revocation with Authorization: Basic base64(clientId)', () => {
       expect(response.statusCode, response.body).toBe(200);
       expect(response.headers['access-control-allow-origin']).toBe(PORTAL);
     }
-    const reuse = await t.app.inject({
-      method: 'POST',
-      url: '/oauth2/default/v1/token',
-      headers: form,
-      payload: new URLSearchParams({
-        grant_type: 'refresh_token',
-        client_id: CLIENT_ID,
-        refresh_token: tokens.refresh_token ?? '',
-      }).toString(),
-    });
+    const reuse = await refreshGrant(tokens.refresh_token);
     expect(reuse.statusCode).toBe(400);
     expect(reuse.json()).toMatchObject({ error: 'invalid_grant' });
   });
@@ -164,16 +165,7 @@ describe('CORS on the provider endpoints: PUBLIC_URL and TRUSTED_ORIGINS only', 
   async function call(origin: string) {
     const tokens = await tokensFor(t.app, ALICE);
     const bearer = { authorization: `Bearer ${tokens.access_token}` };
-    const token = await t.app.inject({
-      method: 'POST',
-      url: '/oauth2/default/v1/token',
-      headers: { ...form, origin },
-      payload: new URLSearchParams({
-        grant_type: 'refresh_token',
-        client_id: CLIENT_ID,
-        refresh_token: tokens.refresh_token ?? '',
-      }).toString(),
-    });
+    const token = await refreshGrant(tokens.refresh_token, { ...form, origin });
     // Refresh tokens rotate: introspect the one the refresh just issued.
     const current = token.statusCode === 200 ? token.json<{ refresh_token: string }>().refresh_token : '';
     return {
@@ -315,16 +307,7 @@ describe('logout', () => {
         headers: { cookie: jar.header() },
       });
       expect(new URL(String(silent.headers.location)).searchParams.get('error')).toBe('login_required');
-      const renewed = await t.app.inject({
-        method: 'POST',
-        url: '/oauth2/default/v1/token',
-        headers: form,
-        payload: new URLSearchParams({
-          grant_type: 'refresh_token',
-          client_id: CLIENT_ID,
-          refresh_token: tokens.refresh_token ?? '',
-        }).toString(),
-      });
+      const renewed = await refreshGrant(tokens.refresh_token);
       expect(renewed.statusCode).toBe(400);
     },
   );

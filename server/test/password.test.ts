@@ -6,7 +6,7 @@ import {
   PASSWORD_CHANGE_GENERIC_ERROR,
   PASSWORD_RULE_SERVER_ERRORS,
 } from 'shared-auth/contract';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { PASSWORD_CHANGE_LIMIT } from '../src/throttles/limits.js';
 import {
   authorizeUrl,
@@ -21,19 +21,15 @@ import {
   startApp,
   subOf,
   tempDir,
-  type TestApp,
   type Tokens,
+  appForBlock,
 } from './helpers.js';
 
 /** The fake clock every app of this file reads (ms since the epoch). */
 let clock = Date.now();
 const now = () => clock;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({}, tempDir(), { now });
-});
-afterAll(async () => t.close());
+const t = appForBlock(() => startApp({}, tempDir(), { now }));
 
 interface Account {
   sub: string;

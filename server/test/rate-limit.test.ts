@@ -1,18 +1,14 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/index.js';
 import { loggerOptions } from '../src/config/logger.js';
-import { startApp, tempDir, type TestApp } from './helpers.js';
+import { startApp, tempDir, appForBlock } from './helpers.js';
 
 describe('the /api flood guard (API_RATE_LIMIT)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startApp({ API_RATE_LIMIT: '3' });
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startApp({ API_RATE_LIMIT: '3' }));
 
   it('answers 429 with the JSON error shape once a client address goes over the limit', async () => {
     const statuses: number[] = [];

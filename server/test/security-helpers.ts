@@ -2,7 +2,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import type { User } from '../src/directory/directory.js';
 import { totpCodeAt } from '../src/factors/totp.js';
+import { beforeEach } from 'vitest';
 import {
+  appForBlock,
   authorizeUrl,
   CookieJar,
   exchangeCode,
@@ -45,6 +47,13 @@ export async function startClockedApp(
   };
   const t = await startApp(env, dataDir, { now: () => clock.now });
   return Object.assign(t, { clock });
+}
+
+/** A clocked app for the block (see appForBlock), its clock put back in step before each test (clockInStep). */
+export function clockedAppInStep(): ClockedApp {
+  const t = appForBlock(() => startClockedApp());
+  beforeEach(() => clockInStep(t));
+  return t;
 }
 
 let counter = 0;

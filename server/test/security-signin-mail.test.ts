@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/index.js';
 import { SecretBox } from '../src/factors/secret-box.js';
 import { checkTotp, timeStepOf, totpCodeAt } from '../src/factors/totp.js';
-import { startApp, tempDir } from './helpers.js';
+import { startApp, tempDir, appForBlock } from './helpers.js';
 import {
   call,
   enrolAuthenticator,
@@ -16,15 +16,10 @@ import {
   signInSession,
   startClockedApp,
   totp,
-  type ClockedApp,
 } from './security-helpers.js';
 
 describe('sign-in with a second factor', () => {
-  let t: ClockedApp;
-  beforeAll(async () => {
-    t = await startClockedApp();
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startClockedApp());
 
   it('asks accounts with an active factor for a verification code after the password', async () => {
     const account = await newUser(t.app);

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INVALID_CODE_ERROR, maskEmail } from 'shared-auth/contract';
 import { TOTP_KEY_FILE } from '../src/factors/encryption-key.js';
 import { SAM } from './helpers.js';
 import {
   call,
-  clockInStep,
   enrolAuthenticator,
   enrolEmail,
   lastCodeFor,
@@ -12,19 +11,13 @@ import {
   signInSession,
   startClockedApp,
   totp,
-  type ClockedApp,
   type Session,
+  clockedAppInStep,
 } from './security-helpers.js';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-let t: ClockedApp;
-
-beforeAll(async () => {
-  t = await startClockedApp();
-});
-afterAll(async () => t.close());
-beforeEach(() => clockInStep(t));
+const t = clockedAppInStep();
 
 async function freshSession(options: { federated?: boolean } = {}): Promise<Session> {
   return signInSession(t.app, await newUser(t.app, options));
@@ -183,20 +176,18 @@ describe('step-up grants', () => {
     const sub = first.user.id;
     const challenge = await call(t.app, 'GET', `/api/stepup/${sub}/challenge`, { token: second.token });
     expect(challenge.data.challengeUser).toBe(true);
-    for (const [method, url, body] of [
-      ['GET', ga(sub, 'details'), undefined],
-      ['POST', ga(sub, 'enroll'), {}],
-      ['POST', ga(sub, 'activate'), { code: '123456' }],
-      ['PUT', ga(sub, 'opt-in'), {}],
-      ['DELETE', ga(sub, 'opt-out'), undefined],
-      ['DELETE', ga(sub, 'reset'), { optOut: true }],
-      ['GET', em(sub, 'details'), undefined],
-      ['POST', em(sub, 'enroll'), {}],
-      ['POST', em(sub, 'activate'), { code: '123456' }],
-      ['PUT', em(sub, 'opt-in'), {}],
-      ['DELETE', em(sub, 'opt-out'), undefined],
-      ['DELETE', em(sub, 'reset'), { optOut: true }],
-    ] as const) {
+    // Every factor call, of each factor.
+    for (const [method, url, body] of [ga, em].flatMap(
+      (path) =>
+        [
+          ['GET', path(sub, 'details'), undefined],
+          ['POST', path(sub, 'enroll'), {}],
+          ['POST', path(sub, 'activate'), { code: '123456' }],
+          ['PUT', path(sub, 'opt-in'), {}],
+          ['DELETE', path(sub, 'opt-out'), undefined],
+          ['DELETE', path(sub, 'reset'), { optOut: true }],
+        ] as const,
+    )) {
       const answer = await call(t.app, method, url, { token: second.token, body });
       expect(answer.status, `${method} ${url}`).toBe(403);
       expect(answer.data.error).toMatch(/^Step-up verification required: verify/);

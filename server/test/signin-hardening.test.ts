@@ -5,7 +5,7 @@
  */
 import { decodeJwt } from 'jose';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/db/connection.js';
 import { Directory } from '../src/directory/directory.js';
 import type { Mailbox } from '../src/mail/mailbox.js';
@@ -27,7 +27,16 @@ import { STORAGE_RETRY_AFTER_SECONDS } from '../src/plugins/errors.js';
 import { SIGN_IN_LIMIT } from '../src/throttles/limits.js';
 import { SIGN_IN_EVENTS, SqliteThrottleEvents } from '../src/throttles/sqlite.js';
 import { Throttle } from '../src/throttles/throttle.js';
-import { authorizeUrl, CookieJar, exchangeCode, follow, pkcePair, tempDir, type Tokens } from './helpers.js';
+import {
+  authorizeUrl,
+  CookieJar,
+  exchangeCode,
+  follow,
+  pkcePair,
+  tempDir,
+  type Tokens,
+  appForBlock,
+} from './helpers.js';
 import {
   enrolAuthenticator,
   newUser,
@@ -150,11 +159,7 @@ async function mailsTo(t: ClockedApp, email: string) {
 }
 
 describe('failed sign-ins are reserved before argon2 and kept in the database', () => {
-  let t: ClockedApp;
-  beforeAll(async () => {
-    t = await startClockedApp();
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startClockedApp());
   afterEach(() => {
     vi.restoreAllMocks();
   });
@@ -252,11 +257,7 @@ describe('the sign-in throttle evicts by time only', () => {
 });
 
 describe('fail closed when the attempt cannot be recorded', () => {
-  let t: ClockedApp;
-  beforeAll(async () => {
-    t = await startClockedApp();
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startClockedApp());
   afterEach(() => {
     vi.restoreAllMocks();
   });
@@ -359,11 +360,7 @@ describe('fail closed when the attempt cannot be recorded', () => {
 });
 
 describe('device cookie: a browser that signed in before is not locked out by strangers', () => {
-  let t: ClockedApp;
-  beforeAll(async () => {
-    t = await startClockedApp();
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startClockedApp());
 
   /** A stranger (no cookie) locks the email with wrong passwords. */
   async function lockEmail(email: string) {
@@ -483,11 +480,7 @@ describe('device cookie: a browser that signed in before is not locked out by st
 });
 
 describe('a lockout tells the account holder', () => {
-  let t: ClockedApp;
-  beforeAll(async () => {
-    t = await startClockedApp();
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startClockedApp());
 
   const lockSubject = subjectOf({ type: 'account-locked', reason: 'sign-in', until: 0 });
 
@@ -554,11 +547,7 @@ describe('a lockout tells the account holder', () => {
 });
 
 describe('CSRF on the sign-in forms', () => {
-  let t: ClockedApp;
-  beforeAll(async () => {
-    t = await startClockedApp();
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startClockedApp());
   afterEach(() => {
     vi.restoreAllMocks();
   });
@@ -639,11 +628,7 @@ describe('CSRF on the sign-in forms', () => {
 });
 
 describe('amr in the ID token', () => {
-  let t: ClockedApp;
-  beforeAll(async () => {
-    t = await startClockedApp();
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startClockedApp());
 
   it('is ["pwd"] for a password sign-in, and adds otp and mfa after a verification code', async () => {
     const account = await newUser(t.app);

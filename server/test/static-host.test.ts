@@ -4,10 +4,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildStaticHost, remoteEntriesIn } from '../src/static-host/app.js';
-import { tempDir } from './helpers.js';
+import { appForBlock, tempDir } from './helpers.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const PORTAL = 'http://localhost:3000';
@@ -22,21 +21,33 @@ function writeBuild(folder: string, buildId: string): void {
   writeFileSync(path.join(folder, '242.ef4cfcd5e0.js.map'), '{}');
 }
 
-describe("a remote's build, served as a CDN would", () => {
-  let dir: string;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    dir = tempDir();
-    writeBuild(path.join(dir, 'dist'), '1.0.0');
-    app = await buildStaticHost({ root: path.join(dir, 'dist'), allowedOrigins: [PORTAL] });
+/**
+ * Call in a describe: a static host for the block, serving the root that `write` fills in a temp folder and
+ * returns; the folder goes with the host.
+ */
+function hostForBlock(write: (dir: string) => string) {
+  return appForBlock(async () => {
+    const dir = tempDir();
+    const app = await buildStaticHost({ root: write(dir), allowedOrigins: [PORTAL] });
+    return {
+      app,
+      dir,
+      async close() {
+        await app.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   });
-  afterAll(async () => {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+}
+
+describe("a remote's build, served as a CDN would", () => {
+  const host = hostForBlock((dir) => {
+    writeBuild(path.join(dir, 'dist'), '1.0.0');
+    return path.join(dir, 'dist');
   });
 
   it.each(['/remoteEntry.js', '/mf-manifest.json'])('serves the unhashed %s no-cache', async (url) => {
-    const response = await app.inject(url);
+    const response = await host.app.inject(url);
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-cache');
   });
@@ -44,7 +55,7 @@ describe("a remote's build, served as a CDN would", () => {
   it.each(['/__federation_expose_ProfilePage.f66b2dd5fc.js', '/242.ef4cfcd5e0.js'])(
     'serves the hashed chunk %s immutable',
     async (url) => {
-      const response = await app.inject(url);
+      const response = await host.app.inject(url);
       expect(response.statusCode).toBe(200);
       expect(response.headers['cache-control']).toBe(IMMUTABLE);
       expect(response.headers['content-type']).toMatch(/javascript/);
@@ -52,11 +63,11 @@ describe("a remote's build, served as a CDN would", () => {
   );
 
   it('lets the allowed pages load it cross-origin, and no others', async () => {
-    const allowed = await app.inject({ url: '/remoteEntry.js', headers: { origin: PORTAL } });
+    const allowed = await host.app.inject({ url: '/remoteEntry.js', headers: { origin: PORTAL } });
     expect(allowed.headers['access-control-allow-origin']).toBe(PORTAL);
     expect(allowed.headers['cross-origin-resource-policy']).toBe('cross-origin');
     expect(allowed.headers['x-content-type-options']).toBe('nosniff');
-    const other = await app.inject({
+    const other = await host.app.inject({
       url: '/remoteEntry.js',
       headers: { origin: 'https://elsewhere.example' },
     });
@@ -64,31 +75,24 @@ describe("a remote's build, served as a CDN would", () => {
   });
 
   it('answers a missing file with 404, and lists no folder', async () => {
-    const response = await app.inject('/missing.js');
+    const response = await host.app.inject('/missing.js');
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: 'Not found: GET /missing.js' });
-    expect((await app.inject('/')).statusCode).toBeGreaterThanOrEqual(400);
+    expect((await host.app.inject('/')).statusCode).toBeGreaterThanOrEqual(400);
   });
 });
 
 describe("a remote's build with its standalone page (index.html)", () => {
-  let dir: string;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    dir = tempDir();
+  const host = hostForBlock((dir) => {
     writeBuild(path.join(dir, 'dist'), '1.0.0');
     writeFileSync(path.join(dir, 'dist', 'index.html'), '<!doctype html><title>remote alone</title>');
-    app = await buildStaticHost({ root: path.join(dir, 'dist'), allowedOrigins: [PORTAL] });
-  });
-  afterAll(async () => {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    return path.join(dir, 'dist');
   });
 
   it.each(['/', '/login/callback', '/login/callback?code=c&state=s'])(
     'answers %s with the page, no-cache',
     async (url) => {
-      const response = await app.inject(url);
+      const response = await host.app.inject(url);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toMatch(/text\/html/);
       expect(response.headers['cache-control']).toBe('no-cache');
@@ -97,28 +101,21 @@ describe("a remote's build with its standalone page (index.html)", () => {
   );
 
   it('still answers a missing file with 404', async () => {
-    const response = await app.inject('/missing.js');
+    const response = await host.app.inject('/missing.js');
     expect(response.statusCode).toBe(404);
-    expect((await app.inject({ method: 'POST', url: '/login/callback' })).statusCode).toBe(404);
+    expect((await host.app.inject({ method: 'POST', url: '/login/callback' })).statusCode).toBe(404);
   });
 });
 
 describe('a folder of versioned builds (remote-profile/<version>/)', () => {
-  let dir: string;
-  let app: FastifyInstance;
-  beforeAll(async () => {
-    dir = tempDir();
+  const host = hostForBlock((dir) => {
     writeBuild(path.join(dir, 'cdn', 'remote-profile', '1.0.0'), '1.0.0');
     writeBuild(path.join(dir, 'cdn', 'remote-profile', '1.1.0'), '1.1.0');
-    app = await buildStaticHost({ root: path.join(dir, 'cdn'), allowedOrigins: [PORTAL] });
-  });
-  afterAll(async () => {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    return path.join(dir, 'cdn');
   });
 
   it('finds every build in it', () => {
-    expect(remoteEntriesIn(path.join(dir, 'cdn')).sort()).toEqual([
+    expect(remoteEntriesIn(path.join(host.dir, 'cdn')).sort()).toEqual([
       'remote-profile/1.0.0/remoteEntry.js',
       'remote-profile/1.1.0/remoteEntry.js',
     ]);
@@ -126,11 +123,11 @@ describe('a folder of versioned builds (remote-profile/<version>/)', () => {
 
   it('serves each version from its own path, with the same cache rules', async () => {
     for (const version of ['1.0.0', '1.1.0']) {
-      const entry = await app.inject(`/remote-profile/${version}/remoteEntry.js`);
+      const entry = await host.app.inject(`/remote-profile/${version}/remoteEntry.js`);
       expect(entry.statusCode).toBe(200);
       expect(entry.body).toBe(`/* ${version} */`);
       expect(entry.headers['cache-control']).toBe('no-cache');
-      const chunk = await app.inject(
+      const chunk = await host.app.inject(
         `/remote-profile/${version}/__federation_expose_ProfilePage.f66b2dd5fc.js`,
       );
       expect(chunk.body).toBe(`/* page ${version} */`);

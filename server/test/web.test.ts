@@ -2,16 +2,12 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHELL_NOT_BUILT } from '../src/routes/web.js';
-import { startApp, tempDir, type TestApp } from './helpers.js';
+import { startApp, tempDir, type TestApp, appForBlock } from './helpers.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 describe('without a shell build', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startApp();
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(() => startApp());
 
   it('still serves the API, and answers shell pages with a clear 503', async () => {
     for (const url of ['/', '/profile', '/login/callback?code=x']) {

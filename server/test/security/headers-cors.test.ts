@@ -12,13 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildStaticHost } from '../../src/static-host/app.js';
 import {
   ALICE,
+  appForBlock,
   CLIENT_ID,
   mintAccessToken,
   startApp,
   subOf,
   tempDir,
   tokensFor,
-  type TestApp,
 } from '../helpers.js';
 
 const PUBLIC_URL = 'http://localhost:3000';
@@ -62,6 +62,14 @@ function portalFiles(dataDir: string) {
   return { SHELL_DIST: shell, REMOTES_FILE: remotesFile, TRUSTED_ORIGINS: TRUSTED.join(',') };
 }
 
+/** The portal on those files, with Alice signed in: her access token and her sub. */
+async function startPortalAsAlice() {
+  const dataDir = tempDir();
+  const t = await startApp(portalFiles(dataDir), dataDir);
+  const tokens = await tokensFor(t.app, ALICE);
+  return Object.assign(t, { token: tokens.access_token, sub: subOf(tokens.id_token) });
+}
+
 function cspOf(response: LightMyRequestResponse): Map<string, string[]> {
   const header = String(response.headers['content-security-policy'] ?? '');
   return new Map(
@@ -86,17 +94,7 @@ function expectSecurityHeaders(response: LightMyRequestResponse, where: string) 
 }
 
 describe('security headers on http (no HSTS)', () => {
-  let t: TestApp;
-  let token: string;
-  let sub: string;
-  beforeAll(async () => {
-    const dataDir = tempDir();
-    t = await startApp(portalFiles(dataDir), dataDir);
-    const tokens = await tokensFor(t.app, ALICE);
-    token = tokens.access_token;
-    sub = subOf(tokens.id_token);
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(startPortalAsAlice);
 
   it('the shell page: a CSP that lets module federation load the remotes, and nothing wider', async () => {
     for (const url of ['/', '/profile', '/security']) {
@@ -133,18 +131,18 @@ describe('security headers on http (no HSTS)', () => {
   });
 
   it('the API: the same headers on answers and on every kind of refusal', async () => {
-    const bearer = { authorization: `Bearer ${token}` };
+    const bearer = { authorization: `Bearer ${t.token}` };
     const answers: [string, string | InjectOptions][] = [
       ['200 settings', apiPaths.settings()],
-      ['200 isfederated', { url: apiPaths.isFederated(sub), headers: bearer }],
-      ['401 no token', apiPaths.isFederated(sub)],
-      ['401 bad token', { url: apiPaths.isFederated(sub), headers: { authorization: 'Bearer x.y.z' } }],
+      ['200 isfederated', { url: apiPaths.isFederated(t.sub), headers: bearer }],
+      ['401 no token', apiPaths.isFederated(t.sub)],
+      ['401 bad token', { url: apiPaths.isFederated(t.sub), headers: { authorization: 'Bearer x.y.z' } }],
       ['403 another sub', { url: apiPaths.isFederated('00uSomeoneElse00000'), headers: bearer }],
       [
         '400 malformed JSON',
         {
           method: 'PUT',
-          url: apiPaths.profileUpdate(sub),
+          url: apiPaths.profileUpdate(t.sub),
           headers: { ...bearer, 'content-type': 'application/json' },
           payload: '{"firstName":',
         },
@@ -153,7 +151,7 @@ describe('security headers on http (no HSTS)', () => {
         '413 too large',
         {
           method: 'PUT',
-          url: apiPaths.profileUpdate(sub),
+          url: apiPaths.profileUpdate(t.sub),
           headers: { ...bearer, 'content-type': 'application/json' },
           payload: JSON.stringify({ firstName: 'x'.repeat(20_000) }),
         },
@@ -210,17 +208,7 @@ describe('security headers behind https (PUBLIC_URL https)', () => {
 });
 
 describe('CORS: PUBLIC_URL and TRUSTED_ORIGINS, and no wider', () => {
-  let t: TestApp;
-  let token: string;
-  let sub: string;
-  beforeAll(async () => {
-    const dataDir = tempDir();
-    t = await startApp(portalFiles(dataDir), dataDir);
-    const tokens = await tokensFor(t.app, ALICE);
-    token = tokens.access_token;
-    sub = subOf(tokens.id_token);
-  });
-  afterAll(async () => t.close());
+  const t = appForBlock(startPortalAsAlice);
 
   const preflight = (url: string, origin: string, method = 'PUT') =>
     t.app.inject({
@@ -244,7 +232,7 @@ describe('CORS: PUBLIC_URL and TRUSTED_ORIGINS, and no wider', () => {
   });
 
   it.each([PUBLIC_URL, ...TRUSTED])('the API answers %s: preflight, answers and refusals', async (origin) => {
-    const ok = await preflight(apiPaths.profileUpdate(sub), origin);
+    const ok = await preflight(apiPaths.profileUpdate(t.sub), origin);
     expect(ok.statusCode).toBe(204);
     expect(ok.headers['access-control-allow-origin']).toBe(origin);
     expect(ok.headers['access-control-allow-methods']).toBe('GET, HEAD, POST, PUT, DELETE');
@@ -252,10 +240,10 @@ describe('CORS: PUBLIC_URL and TRUSTED_ORIGINS, and no wider', () => {
     expect(ok.headers['access-control-allow-credentials']).toBeUndefined();
     expect(ok.headers.vary).toMatch(/Origin/);
 
-    const bearer = { authorization: `Bearer ${token}` };
+    const bearer = { authorization: `Bearer ${t.token}` };
     for (const [name, request] of [
-      ['answer', { url: apiPaths.isFederated(sub), headers: { ...bearer, origin } }],
-      ['401', { url: apiPaths.isFederated(sub), headers: { origin } }],
+      ['answer', { url: apiPaths.isFederated(t.sub), headers: { ...bearer, origin } }],
+      ['401', { url: apiPaths.isFederated(t.sub), headers: { origin } }],
       ['403', { url: apiPaths.isFederated('00uSomeoneElse00000'), headers: { ...bearer, origin } }],
       ['settings', { url: apiPaths.settings(), headers: { origin } }],
     ] as const) {
@@ -270,8 +258,8 @@ describe('CORS: PUBLIC_URL and TRUSTED_ORIGINS, and no wider', () => {
 
   it.each(REFUSED_ORIGINS)('the API gives %s no CORS header at all', async (origin) => {
     for (const refused of [
-      await preflight(apiPaths.profileUpdate(sub), origin),
-      await preflight(apiPaths.multifactor('email', sub, 'reset'), origin, 'DELETE'),
+      await preflight(apiPaths.profileUpdate(t.sub), origin),
+      await preflight(apiPaths.multifactor('email', t.sub, 'reset'), origin, 'DELETE'),
     ]) {
       expect(refused.statusCode).toBe(404);
       expect(refused.json()).toEqual({
@@ -281,8 +269,8 @@ describe('CORS: PUBLIC_URL and TRUSTED_ORIGINS, and no wider', () => {
       expectNoCors(refused, 'preflight');
     }
     const answer = await t.app.inject({
-      url: apiPaths.isFederated(sub),
-      headers: { authorization: `Bearer ${token}`, origin },
+      url: apiPaths.isFederated(t.sub),
+      headers: { authorization: `Bearer ${t.token}`, origin },
     });
     expect(answer.statusCode).toBe(200);
     expectNoCors(answer, 'answer');
@@ -305,7 +293,7 @@ describe('CORS: PUBLIC_URL and TRUSTED_ORIGINS, and no wider', () => {
   it('never answers `*`, whatever the origin or path', async () => {
     const urls = [
       apiPaths.settings(),
-      apiPaths.isFederated(sub),
+      apiPaths.isFederated(t.sub),
       '/remotes.json',
       '/oauth2/default/v1/keys',
       '/oauth2/default/.well-known/openid-configuration',
@@ -313,7 +301,7 @@ describe('CORS: PUBLIC_URL and TRUSTED_ORIGINS, and no wider', () => {
     ];
     for (const origin of [...REFUSED_ORIGINS, PUBLIC_URL, ...TRUSTED, '*']) {
       for (const url of urls) {
-        const response = await t.app.inject({ url, headers: { origin, authorization: `Bearer ${token}` } });
+        const response = await t.app.inject({ url, headers: { origin, authorization: `Bearer ${t.token}` } });
         expect(response.headers['access-control-allow-origin'], `${origin} ${url}`).not.toBe('*');
       }
     }
@@ -342,7 +330,7 @@ describe('CORS: PUBLIC_URL and TRUSTED_ORIGINS, and no wider', () => {
       expectNoCors(await t.app.inject({ url: '/oauth2/default/v1/keys', headers: { origin } }), origin);
       const userinfo = await t.app.inject({
         url: '/oauth2/default/v1/userinfo',
-        headers: { origin, authorization: `Bearer ${await mintAccessToken(t.app, sub)}` },
+        headers: { origin, authorization: `Bearer ${await mintAccessToken(t.app, t.sub)}` },
       });
       expectNoCors(userinfo, `userinfo ${origin}`);
     }

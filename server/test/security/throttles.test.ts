@@ -20,7 +20,7 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { apiPaths, INVALID_CODE_ERROR } from 'shared-auth/contract';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SIGN_IN_LIMIT, WRONG_CODE_LIMIT } from '../../src/throttles/limits.js';
 import {
   authorizeUrl,
@@ -40,10 +40,8 @@ import {
   lastCodeFor,
   newUser,
   signInSession,
-  clockInStep,
-  startClockedApp,
   totp,
-  type ClockedApp,
+  clockedAppInStep,
 } from '../security-helpers.js';
 
 const TOO_MANY_CODES = /^Too many wrong codes\. For your security, try again in 5 minutes\.$/;
@@ -80,12 +78,7 @@ async function openSignIn(app: FastifyInstance) {
 const alertOf = (page: LightMyRequestResponse) => /role="alert">([^<]+)</.exec(page.body)?.[1] ?? '';
 
 describe('limits on the app clock', () => {
-  let t: ClockedApp;
-  beforeAll(async () => {
-    t = await startClockedApp();
-  });
-  afterAll(async () => t.close());
-  beforeEach(() => clockInStep(t));
+  const t = clockedAppInStep();
 
   it('wrong activation codes: 5 in 5 minutes, then 429 even for the right code, then it activates', async () => {
     const s = await signInSession(t.app, await newUser(t.app));
