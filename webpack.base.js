@@ -165,7 +165,11 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
           },
         }),
         new HtmlWebpackPlugin({
-          template: path.join(appDir, 'public/index.html'),
+          // The shell has its own page; every remote opened alone runs in the harness, whose one page they share.
+          template:
+            role === 'host'
+              ? path.join(appDir, 'public/index.html')
+              : appRequire.resolve('remote-harness/index.html'),
           title,
           // The remoteEntry is loaded by the MF runtime; the page itself only needs the entry.
           chunks: ['main'],
