@@ -7,17 +7,19 @@ import type { HarnessAuth } from './signIn.js';
 
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 
+/** The signed-in user's claims in the ID token. */
+const TESS = {
+  sub: '00u1',
+  email: 'tess@example.org',
+  given_name: 'Tess',
+  family_name: 'Tester',
+  name: 'Tess Tester',
+  country: 'DE',
+};
+
 function fakeAuth() {
   const listeners = new Set<(key: string) => void>();
-  let claims: Record<string, unknown> = {
-    sub: '00u1',
-    email: 'tess@example.org',
-    given_name: 'Tess',
-    family_name: 'Tester',
-    name: 'Tess Tester',
-    country: 'DE',
-    iss: 'http://localhost:3000/oauth2/default',
-  };
+  let claims: Record<string, unknown> = { ...TESS, iss: 'http://localhost:3000/oauth2/default' };
   const auth = {
     tokenManager: {
       getTokensSync: () => ({ idToken: { claims }, accessToken: { accessToken: 'at-1' } }),
@@ -78,14 +80,8 @@ describe('HarnessPage', () => {
     expect(mount).toHaveBeenCalledTimes(1);
     const [element, options] = mount.mock.calls[0]!;
     expect(screen.getByRole('main')).toContainElement(element);
-    expect(options.user).toEqual({
-      sub: '00u1',
-      email: 'tess@example.org',
-      given_name: 'Tess',
-      family_name: 'Tester',
-      name: 'Tess Tester',
-      country: 'DE',
-    });
+    // The user claims, without the token's own (iss).
+    expect(options.user).toEqual(TESS);
     expect(options.apiBaseUrl).toBe('http://localhost:3000');
     expect(options.flagBaseUrl).toBe('http://localhost:3000/flags/4x3');
     expect(await options.getAccessToken()).toBe('at-1');

@@ -32,6 +32,14 @@ function renderLayout({ isFederated = false, onLogout = jest.fn() } = {}) {
   return { onLogout };
 }
 
+const textsOf = (elements: HTMLElement[]) => elements.map((element) => element.textContent);
+
+/** Clicks the user menu's button; the menu, once open. */
+async function openUserMenu() {
+  await userEvent.click(screen.getByRole('button', { name: 'User menu for Alice Liddell' }));
+  return screen.findByRole('menu');
+}
+
 describe('AppLayout', () => {
   it('has a skip button that moves focus to the main content', async () => {
     renderLayout();
@@ -52,22 +60,18 @@ describe('AppLayout', () => {
   it('lists My Profile, Password and Security in the side navigation for a regular user', () => {
     renderLayout();
     const nav = screen.getByRole('navigation', { name: 'Account pages' });
-    expect(
-      within(nav)
-        .getAllByRole('link')
-        .map((link) => link.textContent),
-    ).toEqual(['My Profile', 'Password', 'Security']);
+    expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile', 'Password', 'Security']);
   });
 
   it('offers the user menu, named after the user, with the pages and Logout', async () => {
     const { onLogout } = renderLayout();
-    await userEvent.click(screen.getByRole('button', { name: 'User menu for Alice Liddell' }));
-    const menu = await screen.findByRole('menu');
-    expect(
-      within(menu)
-        .getAllByRole('menuitem')
-        .map((item) => item.textContent),
-    ).toEqual(['My Profile', 'Password', 'Security', 'Logout']);
+    const menu = await openUserMenu();
+    expect(textsOf(within(menu).getAllByRole('menuitem'))).toEqual([
+      'My Profile',
+      'Password',
+      'Security',
+      'Logout',
+    ]);
     await userEvent.click(within(menu).getByRole('menuitem', { name: /Logout/ }));
     expect(onLogout).toHaveBeenCalledTimes(1);
   });
@@ -95,18 +99,9 @@ describe('AppLayout', () => {
   it('hides Password and Security from federated users, in the navigation and the user menu', async () => {
     renderLayout({ isFederated: true });
     const nav = screen.getByRole('navigation', { name: 'Account pages' });
-    expect(
-      within(nav)
-        .getAllByRole('link')
-        .map((link) => link.textContent),
-    ).toEqual(['My Profile']);
-    await userEvent.click(screen.getByRole('button', { name: 'User menu for Alice Liddell' }));
-    const menu = await screen.findByRole('menu');
-    expect(
-      within(menu)
-        .getAllByRole('menuitem')
-        .map((item) => item.textContent),
-    ).toEqual(['My Profile', 'Logout']);
+    expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile']);
+    const menu = await openUserMenu();
+    expect(textsOf(within(menu).getAllByRole('menuitem'))).toEqual(['My Profile', 'Logout']);
   });
 
   it('shows the footer sections, policies, social links and the copyright of the current year', () => {
