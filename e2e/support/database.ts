@@ -35,3 +35,20 @@ export function ageSignIns(userId: string, seconds: number, dataDir = E2E_DATA_D
     db.close();
   }
 }
+
+/**
+ * Moves the user's email-code sends `seconds` into the past, as if the last code had gone out that long ago: a
+ * test that enrols email and then asks for a step-up code need not wait out the 30-second resend limit.
+ */
+export function ageEmailSends(userId: string, seconds: number, dataDir = E2E_DATA_DIR): void {
+  const db = new Database(path.join(dataDir, 'portal.sqlite'), { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.prepare(`UPDATE factor_throttle_events SET at = at - ? WHERE user_id = ? AND kind = 'email-send'`).run(
+      seconds * 1000,
+      userId,
+    );
+  } finally {
+    db.close();
+  }
+}

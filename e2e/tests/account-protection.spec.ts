@@ -137,6 +137,7 @@ test('a signed-out session’s access token is refused at once, by the API and u
   expect(api.status()).toBe(401);
   expect(await api.json()).toEqual({
     error: 'The sign-in session of this access token has ended; sign in again',
+    code: 'unauthorized',
   });
   const userinfo = await request.get(`${PORTAL}/oauth2/default/v1/userinfo`, { headers: bearer });
   expect(userinfo.status()).toBe(401);

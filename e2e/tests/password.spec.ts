@@ -124,6 +124,6 @@ test('a federated user sees the page is not for them, and the server refuses the
   });
   expect(refused).toEqual({
     status: 403,
-    body: { error: 'Federated users cannot change their password here.' },
+    body: { error: 'Federated users cannot change their password here.', code: 'federated_user' },
   });
 });
