@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import helmet from 'helmet';
 import { defaultErrorCodeOf } from 'shared-auth/contract';
 import type { AppConfig } from './config/index.js';
 import { secureDataDir } from './config/data-dir.js';
@@ -16,7 +15,7 @@ import passwordPlugin from './plugins/app/password.js';
 import providerPlugin from './plugins/app/provider.js';
 import storagePlugin from './plugins/app/storage.js';
 import errorsPlugin from './plugins/errors.js';
-import externalPlugins, { helmetOptions } from './plugins/external.js';
+import externalPlugins, { securityHeadersOf } from './plugins/external.js';
 import tokenVerificationPlugin from './plugins/token-verification.js';
 import './plugins/types.js';
 import apiRoutes from './routes/api/index.js';
@@ -40,7 +39,7 @@ export function trustProxyOption(setting: TrustProxy): FastifyServerOptions['tru
 
 /** Builds the whole server without listening: tests use it with inject(), server.ts with listen(). */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const securityHeaders = helmet(helmetOptions(config));
+  const securityHeaders = securityHeadersOf(config);
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     // The API's bodies are a few fields; anything bigger is refused with 413.
@@ -60,7 +59,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // before routing, outside the error handler; keep the one error shape `{ error }` for those too.
     // No hook runs for them, so the security headers are set here.
     frameworkErrors: (error, request, reply) => {
-      securityHeaders(request.raw, reply.raw, () => undefined);
+      securityHeaders(reply.raw);
       const known: Record<string, [number, string]> = {
         FST_ERR_BAD_URL: [400, 'The request path is not valid (malformed percent-encoding)'],
         FST_ERR_MAX_PARAM_LENGTH: [414, 'The request path is too long'],

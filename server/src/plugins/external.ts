@@ -1,11 +1,13 @@
-import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import helmet, { type HelmetOptions } from 'helmet';
+import type { ServerResponse } from 'node:http';
+import type { HelmetOptions } from 'helmet';
 import middie from '@fastify/middie';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config/index.js';
+import cors from '../http/cors.js';
+import { precomputedSecurityHeaders } from '../http/security-headers.js';
 
 /**
  * Origins the shell loads code from: the remotes file as it is now, plus the portal's other trusted origins
@@ -88,50 +90,34 @@ export function helmetOptions(config: AppConfig) {
   } satisfies HelmetOptions;
 }
 
+/** The security headers of every answer, for a raw response (also answers sent before any hook runs). */
+export function securityHeadersOf(config: AppConfig): (response: ServerResponse) => void {
+  return precomputedSecurityHeaders(() => helmetOptions(config), config.currentRemotes);
+}
+
 /** Third-party plugins, registered before the app's own: security headers, CORS, rate limits, forms, middleware. */
 export default fp(
   async function externalPlugins(app: FastifyInstance, { config }: { config: AppConfig }) {
-    // helmet itself, built once. (@fastify/helmet rebuilds helmet's whole middleware on every request, which was
-    // the largest cost of an API call after the token check.) Hooks run for every route, the 404 answer and the
-    // provider's pages (middie runs later in this same hook list).
-    const securityHeaders = helmet(helmetOptions(config));
-    app.addHook('onRequest', (request, reply, done) => {
-      securityHeaders(request.raw, reply.raw, (error?: unknown) =>
-        done(error instanceof Error ? error : undefined),
-      );
+    // Computed once per version of the remotes file, not per request (http/security-headers.ts). Hooks run for
+    // every route, the 404 answer and the provider's pages (middie runs later in this same hook list).
+    const securityHeaders = securityHeadersOf(config);
+    app.addHook('onRequest', (_request, reply, done) => {
+      securityHeaders(reply.raw);
+      done();
     });
 
-    const oidcPrefix = `${config.oidcMountPath}/`;
-    const refusedOrigin = (origin: string | undefined) =>
-      origin !== undefined && !config.allowedOrigins.includes(origin);
-    // Answers depend on the Origin header, also when it is refused (no CORS headers then): tell caches.
-    app.addHook('onRequest', async (request, reply) => {
-      if (refusedOrigin(request.headers.origin) && !request.url.startsWith(oidcPrefix))
-        reply.header('Vary', 'Origin');
-    });
-    // Built once: the CORS plugin would otherwise normalise a new options object on every request.
-    const allowed = {
-      origin: config.allowedOrigins,
+    // Exactly PUBLIC_URL and TRUSTED_ORIGINS, by one set lookup (http/cors.ts). The provider's paths do their own
+    // CORS (src/oidc/okta-compat.ts). Any other origin gets no CORS header at all, not even a preflight's method
+    // and header lists (its preflight is a 404), as on the provider's paths.
+    await app.register(cors, {
+      allowedOrigins: config.allowedOrigins,
+      skipPrefix: `${config.oidcMountPath}/`,
+      // okta-auth-js calls Okta's session API with credentials.
+      credentialPaths: '/api/v1/sessions/',
       methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
       // Retry-After: a page on another origin shows the wait of a 429 or 503.
       exposedHeaders: ['WWW-Authenticate', 'Retry-After'],
-      credentials: false,
-      maxAge: 600,
-    };
-    const withCredentials = { ...allowed, credentials: true };
-    const refused = { origin: false };
-    await app.register(cors, {
-      // Exactly PUBLIC_URL and TRUSTED_ORIGINS. The provider's paths do their own CORS (src/oidc/okta-compat.ts).
-      // Any other origin gets no CORS header at all, not even a preflight's method and header lists (its
-      // preflight is a 404), as on the provider's paths.
-      delegator: (request, callback) => {
-        const url = request.url ?? '';
-        if (url.startsWith(oidcPrefix) || refusedOrigin(request.headers.origin)) {
-          return callback(null, refused);
-        }
-        // okta-auth-js calls Okta's session API with credentials.
-        callback(null, url.startsWith('/api/v1/sessions/') ? withCredentials : allowed);
-      },
+      maxAgeSeconds: 600,
     });
 
     // Not global: /api and the sign-in form opt in (static files and the shell are not limited).
