@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_ERRORS } from 'shared-auth/contract';
 import { InvalidTokenError } from '../../auth/verifier.js';
 import { refusal, unauthorized } from '../../http/errors.js';
@@ -9,14 +9,15 @@ import profileRoutes from './profile/index.js';
 import settingsRoutes from './settings/index.js';
 import stepUpRoutes from './stepup/index.js';
 
-/** Everything under /api. One onRequest hook authenticates every route that is not marked `public`. */
+/**
+ * Everything under /api. One onRequest hook authenticates every route that is not marked `public`: it is attached
+ * to each such route as it is registered, so a request pays for no check of which kind of route it is, and an
+ * unknown /api path gets its 404 from the not-found handler, not a 401.
+ */
 export default async function apiRoutes(app: FastifyInstance) {
   app.addHook('onRequest', app.rateLimit({ max: app.config.API_RATE_LIMIT, timeWindow: '1 minute' }));
 
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.public === true) return;
-    // Unknown /api paths get their 404 from the not-found handler, not a 401.
-    if (request.routeOptions.url === undefined) return;
+  async function authenticate(request: FastifyRequest): Promise<void> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     const token = match?.[1];
     if (!token) throw unauthorized('Sign in to use this API (no bearer access token was sent)', false);
@@ -31,6 +32,12 @@ export default async function apiRoutes(app: FastifyInstance) {
     if (sub !== undefined && sub !== request.caller.user.id) {
       throw refusal(API_ERRORS.forbiddenSub, 'You can only access your own account');
     }
+  }
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public === true) return;
+    const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [...own, authenticate];
   });
 
   // The routes are the contract's calls (apiCalls); each plugin scopes its own hooks.
