@@ -19,6 +19,9 @@ if (typeof globalThis.MessageChannel === 'undefined') {
 }
 
 if (typeof window !== 'undefined') {
+  // jsdom has no fetch, which the portal's API client and settings use: GitHub's polyfill over jsdom's
+  // XMLHttpRequest, so requests to a test's real server keep the browser's CORS rules and abort signals.
+  if (typeof window.fetch === 'undefined') require('whatwg-fetch');
   if (!window.matchMedia) {
     // Tests run as a user who prefers reduced motion: no animations to wait for.
     window.matchMedia = (query) => ({

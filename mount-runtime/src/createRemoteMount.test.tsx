@@ -30,7 +30,11 @@ function TestPage() {
       >
         Refresh
       </Button>
-      <Button onClick={() => client.get('/api/profile/00u1/isfederated').catch(() => undefined)}>
+      <Button
+        onClick={() =>
+          client.request({ method: 'GET', url: '/api/profile/00u1/isfederated' }).catch(() => undefined)
+        }
+      >
         Call the API
       </Button>
     </section>

@@ -76,7 +76,7 @@ describe('createApiClient against a real HTTP server', () => {
 
   it('sends the bearer token and JSON headers, and returns the doubly parsed body', async () => {
     const client = createApiClient({ baseUrl, getAccessToken: async () => 'token-123' });
-    const response = await client.put('/ok', { firstName: 'Alice' });
+    const response = await client.request({ method: 'PUT', url: '/ok', data: { firstName: 'Alice' } });
     expect(response.data).toEqual({ ok: true });
     expect(seen.at(-1)).toEqual({
       authorization: 'Bearer token-123',
@@ -88,16 +88,21 @@ describe('createApiClient against a real HTTP server', () => {
   it('tells the page when the API refuses the token it sent (the session ended), and only then', async () => {
     const ended = jest.fn();
     const client = createApiClient({ baseUrl, getAccessToken: () => 'token-123', onSessionEnded: ended });
-    await expect(client.get('/refused')).rejects.toMatchObject({ status: 403 });
-    await expect(client.get('/no-token')).rejects.toMatchObject({ status: 401 });
+    await expect(client.request({ method: 'GET', url: '/refused' })).rejects.toMatchObject({ status: 403 });
+    await expect(client.request({ method: 'GET', url: '/no-token' })).rejects.toMatchObject({ status: 401 });
     expect(ended).not.toHaveBeenCalled();
-    await expect(client.get('/ended')).rejects.toMatchObject({ status: 401, message: 'Sign in again' });
+    await expect(client.request({ method: 'GET', url: '/ended' })).rejects.toMatchObject({
+      status: 401,
+      message: 'Sign in again',
+    });
     expect(ended).toHaveBeenCalledTimes(1);
   });
 
   it("turns a refusal into an ApiError carrying the server's error text and status", async () => {
     const client = createApiClient({ baseUrl, getAccessToken: () => 'token-123' });
-    const failure: unknown = await client.get('/refused').catch((error: unknown) => error);
+    const failure: unknown = await client
+      .request({ method: 'GET', url: '/refused' })
+      .catch((error: unknown) => error);
     expect(isApiError(failure)).toBe(true);
     expect(failure).toMatchObject({ status: 403, message: 'You may only change your own account' });
   });

@@ -1,10 +1,13 @@
-import axios, { AxiosError, type AxiosInstance } from 'axios';
+import type { ApiRequester } from './contract/caller.js';
 import { ApiError, CLIENT_ERROR_CODES, errorResponseSchema } from './contract/errors.js';
 
 export { ApiError, isApiError } from './contract/errors.js';
 
-/** The client of the spec's calls; remotes type their api functions with it. */
-export type ApiClient = AxiosInstance;
+/**
+ * The client every spec call goes through (`apiCallers.*(client, …)`): one request of a declared call, answered
+ * with its status and its parsed body, or rejected with an ApiError.
+ */
+export type ApiClient = ApiRequester;
 
 export type AccessTokenGetter = () => string | undefined | Promise<string | undefined>;
 
@@ -21,16 +24,15 @@ export interface ApiClientOptions {
 }
 
 /** A 401 whose challenge says the bearer token was refused (RFC 6750), not that none was sent. */
-function isRefusedToken(error: AxiosError): boolean {
-  const challenge = error.response?.headers['www-authenticate'];
+function isRefusedToken(response: Response): boolean {
   return (
-    error.response?.status === 401 && typeof challenge === 'string' && challenge.includes('invalid_token')
+    response.status === 401 && (response.headers.get('WWW-Authenticate') ?? '').includes('invalid_token')
   );
 }
 
 /**
- * The spec's answers are JSON text that holds JSON (section 7): axios parses the outer layer, this parses the
- * inner one. Answers that are already objects (error bodies) pass through unchanged.
+ * The spec's answers are JSON text that holds JSON (section 7): this parses both layers. Answers that are
+ * already objects pass through unchanged; text that is not JSON stays text.
  */
 export function parseJsonTwice(data: unknown): unknown {
   let value = data;
@@ -47,48 +49,59 @@ export function parseJsonTwice(data: unknown): unknown {
 }
 
 /** Retry-After in seconds (its date form too), when the answer has one the page may read. */
-function retryAfterOf(error: AxiosError): number | undefined {
-  const header: unknown = error.response?.headers['retry-after'];
-  if (typeof header !== 'string' || header.trim() === '') return undefined;
-  const seconds = /^\d+$/.test(header.trim()) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+function retryAfterOf(response: Response): number | undefined {
+  const header = response.headers.get('Retry-After')?.trim();
+  if (!header) return undefined;
+  const seconds = /^\d+$/.test(header) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
   return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
 }
 
-function toApiError(error: unknown): ApiError {
-  if (axios.isCancel(error)) return new ApiError('The request was cancelled', 0, CLIENT_ERROR_CODES.aborted);
-  if (error instanceof AxiosError) {
-    const status = error.response?.status ?? 0;
-    const body = errorResponseSchema.safeParse(parseJsonTwice(error.response?.data));
-    const message = body.success
-      ? body.data.error
-      : status === 0
-        ? 'The account service could not be reached'
-        : `The account service answered ${status}`;
-    return new ApiError(message, status, body.success ? body.data.code : undefined, retryAfterOf(error));
-  }
-  return error instanceof Error ? new ApiError(error.message, 0) : new ApiError(String(error), 0);
+function refusalOf(response: Response, data: unknown): ApiError {
+  const body = errorResponseSchema.safeParse(data);
+  const message = body.success ? body.data.error : `The account service answered ${response.status}`;
+  return new ApiError(
+    message,
+    response.status,
+    body.success ? body.data.code : undefined,
+    retryAfterOf(response),
+  );
 }
 
-/** The axios client every spec call goes through: bearer token, JSON headers and the second JSON parse. */
-export function createApiClient({
-  baseUrl,
-  getAccessToken,
-  onSessionEnded,
-}: ApiClientOptions): AxiosInstance {
-  const client = axios.create({
-    baseURL: baseUrl,
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-    // Take the raw text and do both parses here, so a body that is not JSON never throws inside axios.
-    transformResponse: [(data: unknown) => parseJsonTwice(data)],
-  });
-  client.interceptors.request.use(async (config) => {
-    const token = await getAccessToken();
-    if (token) config.headers.set('Authorization', `Bearer ${token}`);
-    return config;
-  });
-  client.interceptors.response.use(undefined, (error: unknown) => {
-    if (onSessionEnded && error instanceof AxiosError && isRefusedToken(error)) onSessionEnded();
-    return Promise.reject(toApiError(error));
-  });
-  return client;
+function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
+}
+
+/**
+ * The client of the spec's calls, on the browser's fetch (no HTTP library on the first page): the bearer token,
+ * JSON in and out, both parses of the answer, and one ApiError for every refusal or failure.
+ */
+export function createApiClient({ baseUrl, getAccessToken, onSessionEnded }: ApiClientOptions): ApiClient {
+  return {
+    async request({ method, url, data, signal }) {
+      const headers: Record<string, string> = { Accept: 'application/json' };
+      if (data !== undefined) headers['Content-Type'] = 'application/json';
+      let response: Response;
+      let text: string;
+      try {
+        const token = await getAccessToken();
+        if (token) headers.Authorization = `Bearer ${token}`;
+        response = await fetch(`${baseUrl}${url}`, {
+          method,
+          headers,
+          ...(data === undefined ? {} : { body: JSON.stringify(data) }),
+          ...(signal ? { signal } : {}),
+        });
+        text = await response.text();
+      } catch (error) {
+        if (isAbort(error, signal)) {
+          throw new ApiError('The request was cancelled', 0, CLIENT_ERROR_CODES.aborted);
+        }
+        throw new ApiError('The account service could not be reached', 0);
+      }
+      const parsed = parseJsonTwice(text);
+      if (response.ok) return { status: response.status, data: parsed };
+      if (onSessionEnded && isRefusedToken(response)) onSessionEnded();
+      throw refusalOf(response, parsed);
+    },
+  };
 }

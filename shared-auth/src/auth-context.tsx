@@ -1,6 +1,5 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import type { AxiosInstance } from 'axios';
-import { createApiClient, type AccessTokenGetter } from './api-client.js';
+import { createApiClient, type AccessTokenGetter, type ApiClient } from './api-client.js';
 
 /** The signed-in user, from the ID token's claims (spec section 3). */
 export interface PortalUser {
@@ -47,7 +46,7 @@ export function useAuth(): PortalAuth {
 }
 
 /** The API client for the current auth, rebuilt only when the base URL or token source changes. */
-export function useApiClient(): AxiosInstance {
+export function useApiClient(): ApiClient {
   const { apiBaseUrl, getAccessToken, onSessionEnded } = useAuth();
   return useMemo(
     () =>

@@ -3,7 +3,7 @@ import { pathOf, type ApiCall } from './call.js';
 import { apiCalls } from './calls.js';
 import { API_ERROR_CODES, ApiError, CLIENT_ERROR_CODES } from './errors.js';
 
-/** What a caller needs of the API client: the axios instance of `createApiClient` has it. */
+/** What a caller needs of the API client (`createApiClient`): one request, its status and parsed body. */
 export interface ApiRequester {
   request(config: {
     method: string;

@@ -6,13 +6,13 @@ import { useIsFederated } from './federated.js';
 function pendingClient() {
   const calls: { url: string; signal: AbortSignal; answer: (data: unknown) => void; fail: () => void }[] = [];
   const client = {
-    get: jest.fn(
-      (url: string, { signal }: { signal: AbortSignal }) =>
+    request: jest.fn(
+      ({ url, signal }: { url: string; signal: AbortSignal }) =>
         new Promise((resolve, reject) =>
           calls.push({
             url,
             signal,
-            answer: (data) => resolve({ data }),
+            answer: (data) => resolve({ status: 200, data }),
             fail: () => reject(new Error('The account service could not be reached')),
           }),
         ),
@@ -47,7 +47,7 @@ describe('useIsFederated', () => {
     const { client } = pendingClient();
     render(<Flag client={client} sub="00u1" known />);
     expect(screen.getByText('federated')).toBeInTheDocument();
-    expect(client.get).not.toHaveBeenCalled();
+    expect(client.request).not.toHaveBeenCalled();
   });
 
   it("aborts the call of a user who is gone, and never shows that user's answer", async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../api-client.js';
-import { apiPaths, isFederatedResponseSchema } from '../contract/index.js';
+import { apiCallers } from '../contract/caller.js';
 
 /** GET /api/profile/{sub}/isfederated */
 export async function getIsFederated(
@@ -8,8 +8,8 @@ export async function getIsFederated(
   sub: string,
   { signal }: { signal?: AbortSignal } = {},
 ): Promise<boolean> {
-  const { data } = await client.get<unknown>(apiPaths.isFederated(sub), signal ? { signal } : {});
-  return isFederatedResponseSchema.parse(data).isFederated;
+  const answer = await apiCallers.isFederated(client, { params: { sub } }, signal ? { signal } : {});
+  return answer.isFederated;
 }
 
 /**
