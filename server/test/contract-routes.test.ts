@@ -64,4 +64,17 @@ describe('the routes under /api are the contract’s calls', () => {
       code: 'forbidden_sub',
     });
   });
+
+  // The auth hook is attached to each route as it is registered (routes/api/index.ts): none may slip through,
+  // including the HEAD twin Fastify makes of each GET.
+  it.each(
+    ALL_API_CALLS.filter((call) => !call.public).flatMap((call) =>
+      (call.method === 'GET' ? ['GET', 'HEAD'] : [call.method]).map((method) => [method, call.path] as const),
+    ),
+  )('%s %s without a token is refused with 401 before anything else', async (method, path) => {
+    const url = path.replace(/:sub/g, '00u1').replace(/:factor/g, 'email');
+    const response = await t.app.inject({ method, url });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer');
+  });
 });
