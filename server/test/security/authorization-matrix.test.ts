@@ -6,6 +6,8 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import {
+  ALL_API_CALLS,
+  errorAnswersOf,
   API_ERROR_CODES,
   apiPaths,
   REAUTHENTICATION_REQUIRED_ERROR,
@@ -280,6 +282,16 @@ function send(call: SpecCall, variant: Variant, token: string | null, pathOwner:
   });
 }
 
+/** The codes the contract declares for this call's refusals (errorAnswersOf): the matrix's must be among them. */
+function declaredCodesOf(call: SpecCall): string[] {
+  const path = call.spec.replace(/\{(\w+)\}/g, ':$1');
+  const declared = ALL_API_CALLS.find(
+    (candidate) => candidate.method === call.method && candidate.path === path,
+  );
+  if (!declared) throw new Error(`${call.method} ${call.spec} is not a call of the contract`);
+  return errorAnswersOf(declared).map((answer) => answer.code);
+}
+
 function expectRefusal(response: LightMyRequestResponse, expected: Expected, where: string) {
   expect(response.statusCode, `${where}: ${response.body}`).toBe(expected.status);
   expect(response.headers['content-type'], where).toMatch(/^application\/json/);
@@ -422,6 +434,9 @@ describe('authorization matrix: the spec calls × every way to be refused', () =
         expect(response.statusCode, where).toBeGreaterThanOrEqual(400);
         expect(response.statusCode, where).toBeLessThan(500);
         expectRefusal(response, expected, where);
+        expect(declaredCodesOf(call), `${where}: the contract declares this refusal`).toContain(
+          expected.code,
+        );
         statuses.add(response.statusCode);
       }
       row.set(testCase.name, [...statuses].join('/'));

@@ -142,8 +142,3 @@ export class ApiError extends Error {
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof Error && value.name === 'ApiError' && 'status' in value;
 }
-
-/** True when `error` is the API's refusal with this code. */
-export function hasApiErrorCode(error: unknown, code: ApiErrorCode): error is ApiError {
-  return isApiError(error) && error.code === code;
-}
