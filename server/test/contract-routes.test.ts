@@ -69,7 +69,9 @@ describe('the routes under /api are the contract’s calls', () => {
   // including the HEAD twin Fastify makes of each GET.
   it.each(
     ALL_API_CALLS.filter((call) => !call.public).flatMap((call) =>
-      (call.method === 'GET' ? ['GET', 'HEAD'] : [call.method]).map((method) => [method, call.path] as const),
+      (call.method === 'GET' ? (['GET', 'HEAD'] as const) : [call.method]).map(
+        (method) => [method, call.path] as const,
+      ),
     ),
   )('%s %s without a token is refused with 401 before anything else', async (method, path) => {
     const url = path.replace(/:sub/g, '00u1').replace(/:factor/g, 'email');

@@ -45,26 +45,20 @@ function factorRoutes(factor: FactorName) {
       return result;
     });
 
-    registerCall(app, calls.optIn, async (request) => {
-      const actor = actorOf(app, request);
-      const result = app.factors.optIn(actor, factor);
-      request.log.info({ userId: actor.user.id, factor }, '2-step factor turned on');
-      return result;
-    });
-
-    registerCall(app, calls.optOut, async (request) => {
-      const actor = actorOf(app, request);
-      const result = app.factors.optOut(actor, factor);
-      request.log.info({ userId: actor.user.id, factor }, '2-step factor turned off');
-      return result;
-    });
-
-    registerCall(app, calls.reset, async (request) => {
-      const actor = actorOf(app, request);
-      const result = app.factors.reset(actor, factor);
-      request.log.info({ userId: actor.user.id, factor }, '2-step factor removed');
-      return result;
-    });
+    // Turning on, off and removing differ only in the change they ask for and what the log says.
+    const changes = [
+      [calls.optIn, 'optIn', '2-step factor turned on'],
+      [calls.optOut, 'optOut', '2-step factor turned off'],
+      [calls.reset, 'reset', '2-step factor removed'],
+    ] as const;
+    for (const [call, change, logged] of changes) {
+      registerCall(app, call, async (request) => {
+        const actor = actorOf(app, request);
+        const result = app.factors[change](actor, factor);
+        request.log.info({ userId: actor.user.id, factor }, logged);
+        return result;
+      });
+    }
   };
 }
 
