@@ -6,6 +6,7 @@ import { m004Factors } from './004-factors.js';
 import { m005Mailbox } from './005-mailbox.js';
 import { m006AccountProtection } from './006-account-protection.js';
 import { m007HashedProviderIds } from './007-hashed-provider-ids.js';
+import { m008KeyRing } from './008-key-ring.js';
 
 export interface Migration {
   name: string;
@@ -21,4 +22,5 @@ export const migrations: readonly Migration[] = [
   m005Mailbox,
   m006AccountProtection,
   m007HashedProviderIds,
+  m008KeyRing,
 ];

@@ -1,0 +1,300 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  errors as joseErrors,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type JWK,
+} from 'jose';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/sql.js';
+import { openSqlite } from '../src/db/sqlite.js';
+import {
+  generateSigningKey,
+  LEGACY_COOKIE_KEYS_FILE,
+  LEGACY_SIGNING_KEY_FILE,
+} from '../src/keys/material.js';
+import { KeyRing } from '../src/keys/ring.js';
+import { KeyRingStore } from '../src/keys/store.js';
+import { KEY_LEAD_MS, ringTimeline, type RingTimeline } from '../src/keys/timeline.js';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const T0 = Date.UTC(2026, 0, 1);
+
+/** The provider's lifetimes: ID tokens 1 h (the longest-lived JWT it signs), sessions 14 days. */
+const timeline = (rotationDays = 90): RingTimeline =>
+  ringTimeline({ rotationDays, longestTokenTtlSeconds: 3600, sessionTtlSeconds: 14 * 24 * 3600 });
+
+/** One database that several "instances" open, each with a connection of its own; everything closed after each test. */
+interface SharedDatabase {
+  /** A new connection to the database: one instance's. */
+  connect(): Database;
+  /** SQLite only: the data folder (where an older install kept its key files). */
+  dataDir: string;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function sqliteDatabase(): SharedDatabase {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-key-ring-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  return {
+    dataDir,
+    connect() {
+      const db = openSqlite(dataDir);
+      cleanups.push(() => db.close());
+      return db;
+    },
+  };
+}
+
+/** A fake clock shared by the instances. */
+function clock(start = T0) {
+  let time = start;
+  return {
+    now: () => time,
+    set(at: number) {
+      time = at;
+    },
+  };
+}
+
+async function openRing(
+  db: Database,
+  options: { now: () => number; timeline?: RingTimeline; legacyDir?: string },
+): Promise<KeyRing> {
+  const ring = await KeyRing.open({
+    store: new KeyRingStore(db),
+    timeline: options.timeline ?? timeline(),
+    now: options.now,
+    ...(options.legacyDir ? { legacyDir: options.legacyDir } : {}),
+  });
+  cleanups.push(() => ring.close());
+  return ring;
+}
+
+const rowsOf = (db: Database) =>
+  db.all<{ kid: string; purpose: string }>('SELECT kid, purpose FROM key_ring ORDER BY purpose, signs_from');
+
+const kidsOf = (jwks: { keys: JWK[] }) => jwks.keys.map((key) => key.kid);
+
+/** An ID-token-like JWT signed with the ring's current key, as the provider signs at `at`. */
+async function signAt(ring: KeyRing, at: number): Promise<string> {
+  const { privateJwk } = ring.signing;
+  return new SignJWT({ sub: 'alice' })
+    .setProtectedHeader({ alg: 'RS256', kid: privateJwk.kid })
+    .setIssuedAt(Math.floor(at / 1000))
+    .setExpirationTime(Math.floor(at / 1000) + 3600)
+    .sign(await importJWK(privateJwk, 'RS256'));
+}
+
+/** Verifies as the API and the browser do: against the published keys, with 300 s of clock skew at most. */
+async function verifiesAt(ring: KeyRing, token: string, at: number): Promise<boolean> {
+  try {
+    await jwtVerify(token, createLocalJWKSet(ring.signing.publicJwks), {
+      algorithms: ['RS256'],
+      currentDate: new Date(at),
+      clockTolerance: 300,
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JWTExpired) return false;
+    throw error;
+  }
+}
+
+describe('key ring (SQLite)', () => {
+  it('generates a signing key (kid = its RFC 7638 thumbprint) and a cookie key on first start', async () => {
+    const shared = sqliteDatabase();
+    const db = shared.connect();
+    const ring = await openRing(db, clock());
+
+    const { privateJwk, publicJwks, providerJwks } = ring.signing;
+    expect(privateJwk).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+    expect(privateJwk.d).toBeTruthy();
+    expect(privateJwk.kid).toBe(
+      await calculateJwkThumbprint({ kty: 'RSA', n: privateJwk.n, e: privateJwk.e }, 'sha256'),
+    );
+    expect(publicJwks.keys).toEqual([
+      { kty: 'RSA', n: privateJwk.n, e: privateJwk.e, kid: privateJwk.kid, alg: 'RS256', use: 'sig' },
+    ]);
+    expect(providerJwks.keys).toEqual([privateJwk]);
+    expect(ring.cookieKeys).toHaveLength(1);
+    expect(Buffer.from(ring.cookieKeys[0] ?? '', 'base64url')).toHaveLength(32);
+    expect(await rowsOf(db)).toHaveLength(2);
+
+    // No key file is written: the keys live in the database only.
+    expect(readdirSync(shared.dataDir).filter((file) => file.endsWith('.json'))).toEqual([]);
+
+    // A restart (another connection, a later time within the period) loads the same keys.
+    const again = await openRing(shared.connect(), clock(T0 + 10 * DAY));
+    expect(again.signing.privateJwk.kid).toBe(privateJwk.kid);
+    expect(again.cookieKeys).toEqual(ring.cookieKeys);
+  });
+
+  it('instances started together agree on one signing key and one cookie key', async () => {
+    const shared = sqliteDatabase();
+    const time = clock();
+    const rings = await Promise.all(Array.from({ length: 4 }, () => openRing(shared.connect(), time)));
+    const kids = new Set(rings.map((ring) => ring.signing.privateJwk.kid));
+    const cookies = new Set(rings.map((ring) => ring.cookieKeys.join()));
+    expect(kids.size).toBe(1);
+    expect(cookies.size).toBe(1);
+    expect(await rowsOf(shared.connect())).toHaveLength(2);
+  });
+
+  it('imports the key files of an older install, so the kid and the cookies stay valid', async () => {
+    const shared = sqliteDatabase();
+    const legacy = await generateSigningKey();
+    writeFileSync(path.join(shared.dataDir, LEGACY_SIGNING_KEY_FILE), legacy.material);
+    writeFileSync(path.join(shared.dataDir, LEGACY_COOKIE_KEYS_FILE), JSON.stringify(['newest', 'older']));
+    const time = clock();
+    const ring = await openRing(shared.connect(), { ...time, legacyDir: shared.dataDir });
+
+    expect(ring.signing.privateJwk.kid).toBe(legacy.kid);
+    expect(ring.signing.privateJwk.d).toBe((JSON.parse(legacy.material) as JWK).d);
+    expect(ring.cookieKeys).toEqual(['newest', 'older']);
+
+    // The file's older cookie key verifies for a session's lifetime (14 days and the margin), then goes.
+    time.set(T0 + 14 * DAY);
+    await ring.refresh();
+    expect(ring.cookieKeys).toEqual(['newest', 'older']);
+    time.set(T0 + 14 * DAY + 6 * MINUTE);
+    await ring.refresh();
+    expect(ring.cookieKeys).toEqual(['newest']);
+
+    // Once the ring has keys, the files are not read again.
+    writeFileSync(path.join(shared.dataDir, LEGACY_COOKIE_KEYS_FILE), JSON.stringify(['another']));
+    const later = await openRing(shared.connect(), { ...time, legacyDir: shared.dataDir });
+    expect(later.cookieKeys).toEqual(['newest']);
+    expect(later.signing.privateJwk.kid).toBe(legacy.kid);
+  });
+
+  it('rotates: the next key is published a lead time before it signs, the old one verifies until its tokens expired', async () => {
+    const shared = sqliteDatabase();
+    const time = clock();
+    const a = await openRing(shared.connect(), time);
+    const b = await openRing(shared.connect(), time);
+    const changes: string[] = [];
+    b.onChange((ring) => changes.push(ring.signing.privateJwk.kid));
+    const first = a.signing.privateJwk.kid;
+    const firstCookie = a.cookieKeys[0];
+
+    // 90-day period, 7-day lead: nothing happens before day 83.
+    time.set(T0 + 83 * DAY - 1);
+    expect(await a.refresh()).toBe(false);
+    expect(kidsOf(a.signing.publicJwks)).toEqual([first]);
+
+    // Day 83: whichever instance looks first adds the next key; it is published and accepted, not yet signing.
+    time.set(T0 + 83 * DAY);
+    const [changedA, changedB] = await Promise.all([a.refresh(), b.refresh()]);
+    expect(changedA && changedB).toBe(true);
+    const db = shared.connect();
+    expect((await rowsOf(db)).map((row) => row.purpose)).toEqual(['cookie', 'cookie', 'signing', 'signing']);
+    const next = kidsOf(a.signing.publicJwks)[1];
+    expect(next).toBeDefined();
+    expect(next).not.toBe(first);
+    for (const ring of [a, b]) {
+      expect(ring.signing.privateJwk.kid).toBe(first);
+      expect(kidsOf(ring.signing.publicJwks)).toEqual([first, next]);
+      // The provider gets both; only the current one may sign (oidc-provider skips keys without 'sign').
+      expect(ring.signing.providerJwks.keys.map((key) => [key.kid, key.key_ops])).toEqual([
+        [first, undefined],
+        [next, ['verify']],
+      ]);
+      expect(ring.cookieKeys[0]).toBe(firstCookie);
+      expect(ring.cookieKeys).toHaveLength(2);
+    }
+    expect(changes).toEqual([first]);
+
+    // A token the old key signs just before the switch.
+    time.set(T0 + 90 * DAY - 1000);
+    await a.refresh();
+    const oldToken = await signAt(a, time.now());
+
+    // Day 90: the next key signs everywhere; the old one is still published.
+    time.set(T0 + 90 * DAY);
+    await Promise.all([a.refresh(), b.refresh()]);
+    expect(a.signing.privateJwk.kid).toBe(next);
+    expect(b.signing.privateJwk.kid).toBe(next);
+    expect(kidsOf(b.signing.publicJwks)).toEqual([next, first]);
+    expect(b.cookieKeys[1]).toBe(firstCookie);
+    expect(b.cookieKeys[0]).not.toBe(firstCookie);
+    expect(changes).toEqual([first, next]);
+    const newToken = await signAt(a, time.now());
+    expect(await verifiesAt(b, newToken, time.now())).toBe(true);
+
+    // The old key's last token expires at day 90 + 1 h (+ 300 s of skew): verified until then, on either instance.
+    const retired = T0 + 90 * DAY + 3600_000 + 5 * MINUTE + MINUTE;
+    time.set(retired - 1);
+    await b.refresh();
+    expect(await verifiesAt(b, oldToken, T0 + 90 * DAY + 3600_000 + 5 * MINUTE - 2000)).toBe(true);
+    expect(kidsOf(b.signing.publicJwks)).toEqual([next, first]);
+
+    // Then it is retired: gone from the JWKS (and from the database), its tokens refused.
+    time.set(retired);
+    await b.refresh();
+    expect(kidsOf(b.signing.publicJwks)).toEqual([next]);
+    expect(await verifiesAt(b, oldToken, retired)).toBe(false);
+    expect((await rowsOf(db)).filter((row) => row.purpose === 'signing').map((row) => row.kid)).toEqual([
+      next,
+    ]);
+    expect(await verifiesAt(b, newToken, T0 + 90 * DAY + 30 * MINUTE)).toBe(true);
+
+    // The old cookie key verifies for a session's lifetime after its last signature.
+    time.set(T0 + 104 * DAY + 6 * MINUTE - 1);
+    await b.refresh();
+    expect(b.cookieKeys).toContain(firstCookie);
+    time.set(T0 + 104 * DAY + 6 * MINUTE);
+    await b.refresh();
+    expect(b.cookieKeys).not.toContain(firstCookie);
+    expect(b.cookieKeys).toHaveLength(1);
+  });
+
+  it('after a long pause the next key still gets its whole lead before it signs', async () => {
+    const shared = sqliteDatabase();
+    const time = clock();
+    const ring = await openRing(shared.connect(), time);
+    const first = ring.signing.privateJwk.kid;
+    time.set(T0 + 400 * DAY);
+    await ring.refresh();
+    expect(ring.signing.privateJwk.kid).toBe(first);
+    expect(ring.signing.publicJwks.keys).toHaveLength(2);
+    time.set(T0 + 400 * DAY + KEY_LEAD_MS - 1);
+    await ring.refresh();
+    expect(ring.signing.privateJwk.kid).toBe(first);
+    time.set(T0 + 400 * DAY + KEY_LEAD_MS);
+    await ring.refresh();
+    expect(ring.signing.privateJwk.kid).not.toBe(first);
+    // One rotation, not one per missed period.
+    expect(ring.signing.publicJwks.keys).toHaveLength(2);
+  });
+
+  it('KEY_ROTATION_DAYS=0 never rotates', async () => {
+    const shared = sqliteDatabase();
+    const time = clock();
+    const ring = await openRing(shared.connect(), { ...time, timeline: timeline(0) });
+    const first = ring.signing.privateJwk.kid;
+    time.set(T0 + 3650 * DAY);
+    expect(await ring.refresh()).toBe(false);
+    expect(kidsOf(ring.signing.publicJwks)).toEqual([first]);
+  });
+
+  it('a failed refresh keeps the keys loaded', async () => {
+    const shared = sqliteDatabase();
+    const db = shared.connect();
+    const ring = await openRing(db, clock());
+    const kid = ring.signing.privateJwk.kid;
+    await db.close();
+    await expect(ring.refresh()).rejects.toThrow();
+    expect(ring.signing.privateJwk.kid).toBe(kid);
+  });
+});
