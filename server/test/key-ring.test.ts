@@ -11,6 +11,7 @@ import {
   type JWK,
 } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, parseEnv } from '../src/config/env.js';
 import type { Database } from '../src/db/sql.js';
 import { openSqlite } from '../src/db/sqlite.js';
 import {
@@ -296,5 +297,17 @@ describe('key ring (SQLite)', () => {
     await db.close();
     await expect(ring.refresh()).rejects.toThrow();
     expect(ring.signing.privateJwk.kid).toBe(kid);
+  });
+});
+
+describe('KEY_ROTATION_DAYS', () => {
+  it('is 90 unless set, 0 turns rotation off, and a period shorter than twice the lead is refused by name', () => {
+    expect(parseEnv({}).KEY_ROTATION_DAYS).toBe(90);
+    expect(parseEnv({ KEY_ROTATION_DAYS: '0' }).KEY_ROTATION_DAYS).toBe(0);
+    expect(parseEnv({ KEY_ROTATION_DAYS: '14' }).KEY_ROTATION_DAYS).toBe(14);
+    for (const value of ['13', '1', '-5', '3651', '30.5', 'monthly']) {
+      expect(() => parseEnv({ KEY_ROTATION_DAYS: value }), value).toThrow(ConfigError);
+      expect(() => parseEnv({ KEY_ROTATION_DAYS: value }), value).toThrow(/KEY_ROTATION_DAYS=/);
+    }
   });
 });

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_KEY_ROTATION_DAYS, MIN_KEY_ROTATION_DAYS } from '../keys/timeline.js';
 
 /** The checkout's root: this file sits at server/{src,dist}/config/, three levels below it. */
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
@@ -213,6 +214,17 @@ export const envSchema = z.object({
   REQUEST_TIMEOUT_MS: milliseconds(500, 300_000, 30_000),
   /** After SIGTERM/SIGINT: how long in-flight requests may finish before connections are cut and the process exits. */
   SHUTDOWN_TIMEOUT_MS: milliseconds(100, 300_000, 10_000),
+  /**
+   * Days each provider signing key (and cookie key) signs before the next one takes over; 0 = never rotate. The
+   * next key is published 7 days ahead, so the period is at least 14 (src/keys/timeline.ts).
+   */
+  KEY_ROTATION_DAYS: z.coerce
+    .number({ error: 'must be a number of days' })
+    .int({ error: 'must be a whole number of days' })
+    .refine((days) => days === 0 || (days >= MIN_KEY_ROTATION_DAYS && days <= 3650), {
+      error: `must be 0 (never rotate) or between ${MIN_KEY_ROTATION_DAYS} and 3650 days: each key is published 7 days before it signs`,
+    })
+    .default(DEFAULT_KEY_ROTATION_DAYS),
   /**
    * 32-byte key (64 hex characters, or base64/base64url) that encrypts the authenticator-app secrets at rest.
    * Unset: one is generated once and kept in DATA_DIR (see src/factors/encryption-key.ts).
