@@ -5,14 +5,35 @@ import { defineConfig } from 'vitest/config';
 // changes how externalised CommonJS packages (e.g. helmet) load.
 const conditions = ['portal-source'];
 
+/**
+ * The whole suite runs twice, once per storage: project `sqlite` (the embedded default) and project `postgres`
+ * (test/helpers.ts startApp gives each app a fresh PostgreSQL database; see test/support/postgres.ts). One
+ * PostgreSQL serves the run: the global setup starts it (or uses TEST_DATABASE_URL) for both projects.
+ * `vitest run --project sqlite` runs one of them.
+ */
+function project(storage: 'sqlite' | 'postgres') {
+  return {
+    resolve: { conditions },
+    ssr: { resolve: { conditions } },
+    test: {
+      name: storage,
+      environment: 'node' as const,
+      include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+      // What only a SQLite file has (its write lock held by another process, its files' modes): SQLite only.
+      exclude: storage === 'postgres' ? ['test/sqlite/**', 'node_modules/**'] : ['node_modules/**'],
+      env: { PORTAL_TEST_STORAGE: storage },
+      // Argon2 hashing and RSA key generation make the first request of a file slow on 2 cores.
+      testTimeout: 20_000,
+      hookTimeout: 30_000,
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    environment: 'node',
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // Argon2 hashing and RSA key generation make the first request of a file slow on 2 cores.
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    globalSetup: ['test/support/postgres-global-setup.ts'],
+    projects: [project('sqlite'), project('postgres')],
   },
 });

@@ -5,7 +5,6 @@ import type { AppConfig } from './config/index.js';
 import { secureDataDir } from './config/data-dir.js';
 import type { TrustProxy } from './config/env.js';
 import { loggerOptions } from './config/logger.js';
-import { useServingBusyTimeout } from './db/connection.js';
 import authPlugin from './plugins/app/auth.js';
 import directoryPlugin from './plugins/app/directory.js';
 import factorsPlugin from './plugins/app/factors.js';
@@ -104,7 +103,5 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.close().catch(() => undefined);
     throw error;
   }
-  // Start-up may wait for another process's write lock; serving may not (plugins/errors.ts answers 503).
-  useServingBusyTimeout(app.db);
   return app;
 }

@@ -3,7 +3,8 @@ import { API_ERRORS } from 'shared-auth/contract';
 import { DuplicateEmailError, type Directory } from '../directory/directory.js';
 import { refusal, unauthorized } from '../http/errors.js';
 import type { Caller } from '../plugins/types.js';
-import type { AccessTokenClaims, TokenVerifier } from './verifier.js';
+import type { AccountSessions } from './sessions.js';
+import { InvalidTokenError, SESSION_ENDED_MESSAGE, type AccessTokenClaims, type TokenVerifier } from './verifier.js';
 
 /** The caller the /api auth hook attached; a route outside that hook calling this is a programming error. */
 export function callerOf(request: FastifyRequest): Caller {
@@ -14,6 +15,7 @@ export function callerOf(request: FastifyRequest): Caller {
 export interface CallerDeps {
   verifier: TokenVerifier;
   directory: Directory;
+  sessions: AccountSessions;
   /** Okta mode: a user the directory does not know yet is created from the token's claims. */
   provisionUsers: boolean;
 }
@@ -60,12 +62,16 @@ async function provisionUser(
  * accepted (the hook answers 401), and 401 when its user no longer exists (embedded mode).
  */
 export async function resolveCaller(
-  { verifier, directory, provisionUsers }: CallerDeps,
+  { verifier, directory, sessions, provisionUsers }: CallerDeps,
   token: string,
   log: FastifyBaseLogger,
 ): Promise<Caller> {
-  const { userId, claims } = await verifier.verify(token);
-  let user = directory.findById(userId);
+  const verified = await verifier.verifySignature(token);
+  const { userId, claims } = verified;
+  // The session's liveness and the user, in one round trip to the database.
+  const account = await sessions.accountOf(verified);
+  if (!account.alive) throw new InvalidTokenError(SESSION_ENDED_MESSAGE);
+  let { user } = account;
   if (!user && provisionUsers) user = await provisionUser(directory, userId, claims, log);
   if (!user) throw unauthorized('The signed-in user no longer exists', true);
   return { user, claims };

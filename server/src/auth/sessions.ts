@@ -1,39 +1,78 @@
-import type { ProviderStore, RevokedSessions } from '../oidc/adapter.js';
+import type { Sql } from '../db/sql.js';
+import { rowToUser, type User, type UserRow } from '../directory/store.js';
+import { TOKEN_ALIVE_SQL, tokenAliveParams, type RevokedSessions } from '../oidc/adapter.js';
+import type { Storage } from '../storage/index.js';
 import type { VerifiedToken } from './verifier.js';
+
+/** The user of an access token and whether its sign-in session still lives. */
+export interface TokenAccount {
+  alive: boolean;
+  /** Undefined when the user no longer exists. */
+  user: User | undefined;
+}
 
 /**
  * The sign-in sessions behind access tokens: whether a token's session still lives, when it signed in, and
  * ending an account's other sessions. The embedded provider keeps them in its store; an Okta org keeps its own.
  */
 export interface AccountSessions {
-  /** Asked on every authenticated call (the token's signature is already checked). */
-  isAlive(token: VerifiedToken): boolean;
+  /** Whether the token's session still lives (the token's signature is already checked). */
+  isAlive(token: VerifiedToken): Promise<boolean>;
+  /**
+   * The token's user and its session's liveness, in one storage round trip: asked on every authenticated call.
+   */
+  accountOf(token: VerifiedToken): Promise<TokenAccount>;
   /** When the token's session signed in with a password (ms since the epoch), if known. */
-  signedInAt(token: VerifiedToken): number | undefined;
+  signedInAt(token: VerifiedToken): Promise<number | undefined>;
   /**
    * Ends every session of the account but `keepSessionUid` (the caller's `sid`): their refresh tokens and
-   * grants too, so their access tokens are refused at once. Synchronous: run it inside the change's transaction.
+   * grants too, so their access tokens are refused at once. Pass the change's transaction as `within`.
    */
-  endOtherSessions(userId: string, keepSessionUid: string | undefined): RevokedSessions;
+  endOtherSessions(userId: string, keepSessionUid: string | undefined, within: Storage): Promise<RevokedSessions>;
 }
 
 const NOTHING_ENDED: RevokedSessions = { sessions: 0, grants: 0, tokens: 0, interactions: 0 };
 
+const epochNow = () => Math.floor(Date.now() / 1000);
+
+/** The token's session, grant and jti, or undefined when it lacks one (such a token has no session). */
+function sessionOf({ userId, claims }: VerifiedToken) {
+  const { sid, gid, jti } = claims;
+  if (typeof sid !== 'string' || typeof gid !== 'string' || typeof jti !== 'string') return undefined;
+  return { accountId: userId, sid, gid, jti };
+}
+
+/**
+ * The user row and the liveness check as one statement: a one-row select left-joined to the user, so a missing
+ * user still answers (alive, no user).
+ */
+const ACCOUNT_OF_TOKEN = `SELECT ${TOKEN_ALIVE_SQL} AS alive, users.*
+  FROM (SELECT 1 AS one) AS one LEFT JOIN users ON users.id = ?`;
+
 /** Embedded mode: the provider's own sessions and grants. A token without `sid`/`gid`/`jti` has no session. */
-export function providerSessions(store: ProviderStore): AccountSessions {
+export function providerSessions(storage: Storage): AccountSessions {
+  const sql: Sql = storage.sql;
   return {
-    isAlive({ userId, claims }) {
-      const { sid, gid, jti } = claims;
-      if (typeof sid !== 'string' || typeof gid !== 'string' || typeof jti !== 'string') return false;
-      return store.isTokenAlive({ accountId: userId, sid, gid, jti });
+    async isAlive(token) {
+      const session = sessionOf(token);
+      return session !== undefined && (await storage.provider.isTokenAlive(session));
     },
-    signedInAt({ userId, claims }) {
+    async accountOf(token) {
+      const session = sessionOf(token);
+      if (!session) return { alive: false, user: await storage.users.findById(token.userId) };
+      const row = await sql.get<{ alive: number } & Partial<UserRow>>(ACCOUNT_OF_TOKEN, [
+        ...tokenAliveParams(session, epochNow()),
+        token.userId,
+      ]);
+      return { alive: row?.alive === 1, user: row?.id ? rowToUser(row as UserRow) : undefined };
+    },
+    async signedInAt({ userId, claims }) {
       if (typeof claims.sid !== 'string') return undefined;
-      const seconds = store.sessionLoginTime(userId, claims.sid);
+      const seconds = await storage.provider.sessionLoginTime(userId, claims.sid);
       return seconds === undefined ? undefined : seconds * 1000;
     },
-    endOtherSessions(userId, keepSessionUid) {
-      return store.revokeAccountExcept(userId, keepSessionUid);
+    endOtherSessions(userId, keepSessionUid, within) {
+      return within.provider.revokeAccountExcept(userId, keepSessionUid);
     },
   };
 }
@@ -43,10 +82,12 @@ export function providerSessions(store: ProviderStore): AccountSessions {
  * audience, client and scope; their `auth_time` tells when the user signed in. The portal cannot end the org's
  * sessions with the user's token (a later change does it through Okta's API).
  */
-export function orgSessions(): AccountSessions {
+export function orgSessions(storage: Storage): AccountSessions {
   return {
-    isAlive: () => true,
-    signedInAt: ({ claims }) => (typeof claims.auth_time === 'number' ? claims.auth_time * 1000 : undefined),
-    endOtherSessions: () => NOTHING_ENDED,
+    isAlive: async () => true,
+    accountOf: async (token) => ({ alive: true, user: await storage.users.findById(token.userId) }),
+    signedInAt: async ({ claims }) =>
+      typeof claims.auth_time === 'number' ? claims.auth_time * 1000 : undefined,
+    endOtherSessions: async () => NOTHING_ENDED,
   };
 }

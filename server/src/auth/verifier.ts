@@ -33,7 +33,13 @@ export class InvalidTokenError extends Error {
 }
 
 export interface TokenVerifier {
+  /** Signature, claims and policy, then the session's liveness (policy.isAlive). */
   verify(token: string): Promise<VerifiedToken>;
+  /**
+   * Signature, claims and policy only: for a caller that checks the session's liveness itself, in the same
+   * storage round trip as its other reads (auth/caller.ts).
+   */
+  verifySignature(token: string): Promise<VerifiedToken>;
 }
 
 /** What an access token must be besides well signed: for this portal's client, with the scope the API needs. */
@@ -46,7 +52,7 @@ export interface TokenPolicy {
    * Whether the token's sign-in session still lives (not signed out, revoked or ended by a password or factor
    * change). Asked on every call, after the cache: a remembered signature never answers for a dead session.
    */
-  isAlive?: (token: VerifiedToken) => boolean;
+  isAlive?: (token: VerifiedToken) => Promise<boolean>;
 }
 
 /** The answer when the token's session has ended: 401, like any other token that is no longer valid. */
@@ -117,27 +123,32 @@ function makeVerifier(
     return { userId, claims };
   }
 
-  const alive = (result: VerifiedToken): VerifiedToken => {
-    if (policy.isAlive && !policy.isAlive(result)) throw new InvalidTokenError(SESSION_ENDED_MESSAGE);
+  const alive = async (result: VerifiedToken): Promise<VerifiedToken> => {
+    if (policy.isAlive && !(await policy.isAlive(result))) throw new InvalidTokenError(SESSION_ENDED_MESSAGE);
     return result;
   };
 
+  async function verifySignature(token: string): Promise<VerifiedToken> {
+    const known = verified.get(token);
+    if (known) {
+      // Expired since it was verified: forget it and let jose say so.
+      if ((known.claims.exp ?? 0) * 1000 > now()) return known;
+      verified.delete(token);
+    }
+    const result = await verifyOnce(token);
+    if (verified.size >= VERIFIED_CACHE_SIZE) {
+      // Maps keep insertion order: drop the oldest.
+      const oldest = verified.keys().next().value;
+      if (oldest !== undefined) verified.delete(oldest);
+    }
+    verified.set(token, result);
+    return result;
+  }
+
   return {
+    verifySignature,
     async verify(token) {
-      const known = verified.get(token);
-      if (known) {
-        // Expired since it was verified: forget it and let jose say so.
-        if ((known.claims.exp ?? 0) * 1000 > now()) return alive(known);
-        verified.delete(token);
-      }
-      const result = await verifyOnce(token);
-      if (verified.size >= VERIFIED_CACHE_SIZE) {
-        // Maps keep insertion order: drop the oldest.
-        const oldest = verified.keys().next().value;
-        if (oldest !== undefined) verified.delete(oldest);
-      }
-      verified.set(token, result);
-      return alive(result);
+      return alive(await verifySignature(token));
     },
   };
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * Directory CLI: creates users in the same SQLite file a running server uses (WAL makes this safe).
+ * Directory CLI: creates users in the database a running server uses (SQLite's WAL makes that safe; PostgreSQL
+ * when DATABASE_URL is set).
  *
  *   node server/dist/directory/cli.js add-user --email x@example.com --password 'Secret-42' \
  *     --given-name Ada --family-name Lovelace --country GB [--federated] [--data-dir ./data]
  *
- * Prints the new user as JSON on stdout. DATA_DIR (or --data-dir) picks the database, as for the server.
+ * Prints the new user as JSON on stdout. DATA_DIR (or --data-dir) or DATABASE_URL picks the database, as for the server.
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -13,9 +14,8 @@ import { parseArgs } from 'node:util';
 import { isCountryCode } from 'shared-auth/contract';
 import { z } from 'zod';
 import { parseEnv } from '../config/env.js';
-import { openDatabase, STARTUP_BUSY_TIMEOUT_MS } from '../db/connection.js';
+import { openStorage } from '../storage/open.js';
 import { Directory, DuplicateEmailError } from './directory.js';
-import { SqliteUserStore } from './store.js';
 
 const USAGE = `Usage:
   cli.js add-user --email EMAIL --password PASSWORD --given-name NAME --family-name NAME --country CC [--federated] [--data-dir DIR]`;
@@ -57,10 +57,11 @@ export async function runCli(argv: string[]): Promise<number> {
     return 2;
   }
   const env = parseEnv({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) });
-  // A process of its own: it may wait for the server's write lock longer than the server waits for it.
-  const db = openDatabase(env.DATA_DIR, { busyTimeoutMs: STARTUP_BUSY_TIMEOUT_MS });
+  // A process of its own: it may wait for the server's write lock longer than the server waits for it (the
+  // storage keeps its start-up wait: `serving()` is never called here).
+  const opened = await openStorage(env);
   try {
-    const user = await new Directory(new SqliteUserStore(db)).createUser({
+    const user = await new Directory(opened.storage.users).createUser({
       email: parsed.data.email,
       password: parsed.data.password,
       givenName: parsed.data['given-name'],
@@ -77,7 +78,7 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     throw error;
   } finally {
-    db.close();
+    await opened.close();
   }
 }
 

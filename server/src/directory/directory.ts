@@ -52,20 +52,20 @@ export class Directory {
 
   constructor(private readonly store: UserStore) {}
 
-  findById(id: string): User | undefined {
+  findById(id: string): Promise<User | undefined> {
     return this.store.findById(id);
   }
 
-  findByEmail(email: string): User | undefined {
+  findByEmail(email: string): Promise<User | undefined> {
     return this.store.findByEmail(normaliseEmail(email));
   }
 
   async createUser(input: NewUser): Promise<User> {
     const email = normaliseEmail(input.email);
-    // Hash before the write so the insert itself stays a short synchronous transaction.
+    // Hash before the write so the insert itself stays short.
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     const id = input.id ?? newUserId();
-    this.store.insert(
+    await this.store.insert(
       {
         id,
         email,
@@ -77,14 +77,14 @@ export class Directory {
       passwordHash,
       new Date().toISOString(),
     );
-    const user = this.store.findById(id);
+    const user = await this.store.findById(id);
     if (!user) throw new Error(`User ${id} vanished right after insert`);
     return user;
   }
 
   /** Returns the user when the email and password match, otherwise undefined (same cost either way). */
   async verifyPassword(email: string, password: string): Promise<User | undefined> {
-    const found = this.store.credentialsByEmail(normaliseEmail(email));
+    const found = await this.store.credentialsByEmail(normaliseEmail(email));
     if (!found || found.passwordHash === null) {
       this.dummyHash ??= hashPassword('not-a-real-password');
       await argon2.verify(await this.dummyHash, password);
@@ -94,25 +94,17 @@ export class Directory {
   }
 
   async setPassword(id: string, password: string): Promise<void> {
-    this.store.setPasswordHash(id, await hashPassword(password), new Date().toISOString());
+    const hash = await hashPassword(password);
+    await this.store.setPasswordHash(id, hash, new Date().toISOString());
   }
 
   /** The stored argon2id hash: null for a user with no password here, undefined for an unknown id. */
-  passwordHashOf(id: string): string | null | undefined {
+  passwordHashOf(id: string): Promise<string | null | undefined> {
     return this.store.passwordHashOf(id);
   }
 
-  /**
-   * Stores `newHash` only if the stored hash is still `expectedHash` (compare-and-set), so two concurrent
-   * password changes verified against the same old password cannot both win. Synchronous: call it inside
-   * the caller's transaction. Returns whether the hash was replaced.
-   */
-  replacePasswordHash(id: string, expectedHash: string, newHash: string): boolean {
-    return this.store.replacePasswordHash(id, expectedHash, newHash, new Date().toISOString());
-  }
-
   /** Applies the given changes and returns the stored user, or undefined when the id is unknown. */
-  updateProfile(id: string, changes: ProfileChanges): User | undefined {
+  updateProfile(id: string, changes: ProfileChanges): Promise<User | undefined> {
     return this.store.updateProfile(
       id,
       { ...changes, country: changes.country?.toUpperCase() },

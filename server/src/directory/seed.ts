@@ -1,5 +1,5 @@
-import type { Db } from '../db/connection.js';
-import type { Directory, User } from './directory.js';
+import type { Sql } from '../db/sql.js';
+import { DuplicateEmailError, type Directory, type User } from './directory.js';
 
 /** The embedded default's demo accounts (README and start-up banner list them). */
 export const DEMO_ACCOUNTS = [
@@ -31,25 +31,37 @@ export const DEMO_SEEDED_KEY = 'demo_accounts_seeded';
  * so a demo account someone deleted stays deleted. A folder seeded before that row existed counts as seeded when
  * either demo email is there.
  */
-export async function seedDemoAccounts(directory: Directory, db?: Db, now = Date.now): Promise<User[]> {
-  if (db?.prepare('SELECT 1 FROM meta WHERE key = ?').get(DEMO_SEEDED_KEY) !== undefined) return [];
+export async function seedDemoAccounts(directory: Directory, sql?: Sql, now = Date.now): Promise<User[]> {
+  if (sql && (await sql.get('SELECT 1 AS seeded FROM meta WHERE key = ?', [DEMO_SEEDED_KEY])) !== undefined) {
+    return [];
+  }
   const created: User[] = [];
-  const seededBefore = DEMO_ACCOUNTS.some((account) => directory.findByEmail(account.email) !== undefined);
+  let seededBefore = false;
+  for (const account of DEMO_ACCOUNTS) {
+    if ((await directory.findByEmail(account.email)) !== undefined) seededBefore = true;
+  }
   if (!seededBefore) {
     for (const { description: _description, ...account } of DEMO_ACCOUNTS) {
-      created.push(await directory.createUser(account));
+      try {
+        created.push(await directory.createUser(account));
+      } catch (error) {
+        // Another instance starting on the same database seeded it first.
+        if (!(error instanceof DuplicateEmailError)) throw error;
+      }
     }
   }
-  db?.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(
+  await sql?.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [
     DEMO_SEEDED_KEY,
     new Date(now()).toISOString(),
-  );
+  ]);
   return created;
 }
 
 /** The demo accounts this data folder still has (the banner lists these). */
-export function existingDemoAccounts(directory: Directory): { email: string }[] {
-  return DEMO_ACCOUNTS.filter((account) => directory.findByEmail(account.email) !== undefined).map(
-    ({ email }) => ({ email }),
-  );
+export async function existingDemoAccounts(directory: Directory): Promise<{ email: string }[]> {
+  const existing: { email: string }[] = [];
+  for (const { email } of DEMO_ACCOUNTS) {
+    if ((await directory.findByEmail(email)) !== undefined) existing.push({ email });
+  }
+  return existing;
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/connection.js';
+import { isUniqueViolation, type Sql } from '../db/sql.js';
 
 /** A person in the portal's user store. */
 export interface User {
@@ -28,29 +28,30 @@ export class DuplicateEmailError extends Error {
 
 /**
  * The users (storage only: the Directory hashes passwords and normalises emails before they get here). Emails
- * arrive normalised. Writes are committed when a method returns.
+ * arrive normalised. Writes are committed when a method's promise settles.
  */
 export interface UserStore {
   /** Asked on every authenticated call. */
-  findById(id: string): User | undefined;
-  findByEmail(email: string): User | undefined;
+  findById(id: string): Promise<User | undefined>;
+  findByEmail(email: string): Promise<User | undefined>;
   /** The user and their argon2id hash (null: no password here), for a sign-in. */
-  credentialsByEmail(email: string): { user: User; passwordHash: string | null } | undefined;
+  credentialsByEmail(email: string): Promise<{ user: User; passwordHash: string | null } | undefined>;
   /** Throws DuplicateEmailError when the email is taken. */
-  insert(user: Omit<User, 'createdAt' | 'updatedAt'>, passwordHash: string | null, now: string): void;
+  insert(user: Omit<User, 'createdAt' | 'updatedAt'>, passwordHash: string | null, now: string): Promise<void>;
   /** Applies the given changes; returns the stored user, or undefined when the id is unknown. */
-  updateProfile(id: string, changes: ProfileChanges, now: string): User | undefined;
-  setPasswordHash(id: string, hash: string, now: string): void;
+  updateProfile(id: string, changes: ProfileChanges, now: string): Promise<User | undefined>;
+  setPasswordHash(id: string, hash: string, now: string): Promise<void>;
   /** The stored hash: null for a user with no password here, undefined for an unknown id. */
-  passwordHashOf(id: string): string | null | undefined;
+  passwordHashOf(id: string): Promise<string | null | undefined>;
   /**
-   * Stores `newHash` only if the stored hash is still `expectedHash` (compare-and-set). Synchronous: runs inside
-   * the password change's transaction. Returns whether the hash was replaced.
+   * Stores `newHash` only if the stored hash is still `expectedHash` (compare-and-set). Run it inside the password
+   * change's transaction. Returns whether the hash was replaced.
    */
-  replacePasswordHash(id: string, expectedHash: string, newHash: string, now: string): boolean;
+  replacePasswordHash(id: string, expectedHash: string, newHash: string, now: string): Promise<boolean>;
 }
 
-interface UserRow {
+/** A `users` row as stored. */
+export interface UserRow {
   id: string;
   email: string;
   given_name: string;
@@ -62,7 +63,7 @@ interface UserRow {
   updated_at: string;
 }
 
-function toUser(row: UserRow): User {
+export function rowToUser(row: UserRow): User {
   return {
     id: row.id,
     email: row.email,
@@ -76,103 +77,88 @@ function toUser(row: UserRow): User {
 }
 
 /**
- * The users in SQLite (migration 001). Writes are synchronous better-sqlite3 statements: when a method returns,
- * the row is committed (and, with synchronous=FULL, on disk). Statements are prepared once.
+ * The users (migration 001) over `Sql`: when a method's promise settles, its write is committed.
  */
-export class SqliteUserStore implements UserStore {
-  private readonly s;
+export class SqlUserStore implements UserStore {
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: Db) {
-    this.s = {
-      byId: db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
-      byEmail: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
-      insert: db.prepare(
-        `INSERT INTO users (id, email, given_name, family_name, country, is_federated, password_hash, created_at, updated_at)
-         VALUES (@id, @email, @given_name, @family_name, @country, @is_federated, @password_hash, @now, @now)`,
-      ),
-      update: db.prepare<
-        {
-          id: string;
-          given_name: string | null;
-          family_name: string | null;
-          country: string | null;
-          now: string;
-        },
-        UserRow
-      >(
-        `UPDATE users SET
-           given_name = coalesce(@given_name, given_name),
-           family_name = coalesce(@family_name, family_name),
-           country = coalesce(@country, country),
-           updated_at = @now
-         WHERE id = @id
-         RETURNING *`,
-      ),
-      setPassword: db.prepare('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?'),
-      passwordHash: db.prepare<[string], { password_hash: string | null }>(
-        'SELECT password_hash FROM users WHERE id = ?',
-      ),
-      replacePasswordHash: db.prepare(
-        'UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?',
-      ),
-    };
+  async findById(id: string): Promise<User | undefined> {
+    const row = await this.sql.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]);
+    return row && rowToUser(row);
   }
 
-  findById(id: string): User | undefined {
-    const row = this.s.byId.get(id);
-    return row && toUser(row);
+  async findByEmail(email: string): Promise<User | undefined> {
+    const row = await this.sql.get<UserRow>('SELECT * FROM users WHERE email = ?', [email]);
+    return row && rowToUser(row);
   }
 
-  findByEmail(email: string): User | undefined {
-    const row = this.s.byEmail.get(email);
-    return row && toUser(row);
+  async credentialsByEmail(
+    email: string,
+  ): Promise<{ user: User; passwordHash: string | null } | undefined> {
+    const row = await this.sql.get<UserRow>('SELECT * FROM users WHERE email = ?', [email]);
+    return row && { user: rowToUser(row), passwordHash: row.password_hash };
   }
 
-  credentialsByEmail(email: string): { user: User; passwordHash: string | null } | undefined {
-    const row = this.s.byEmail.get(email);
-    return row && { user: toUser(row), passwordHash: row.password_hash };
-  }
-
-  insert(user: Omit<User, 'createdAt' | 'updatedAt'>, passwordHash: string | null, now: string): void {
+  async insert(
+    user: Omit<User, 'createdAt' | 'updatedAt'>,
+    passwordHash: string | null,
+    now: string,
+  ): Promise<void> {
     try {
-      this.s.insert.run({
-        id: user.id,
-        email: user.email,
-        given_name: user.givenName,
-        family_name: user.familyName,
-        country: user.country,
-        is_federated: user.isFederated ? 1 : 0,
-        password_hash: passwordHash,
-        now,
-      });
+      await this.sql.run(
+        `INSERT INTO users (id, email, given_name, family_name, country, is_federated, password_hash, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          user.id,
+          user.email,
+          user.givenName,
+          user.familyName,
+          user.country,
+          user.isFederated ? 1 : 0,
+          passwordHash,
+          now,
+          now,
+        ],
+      );
     } catch (error) {
-      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && this.findByEmail(user.email)) {
+      if (isUniqueViolation(error) && (await this.findByEmail(user.email))) {
         throw new DuplicateEmailError(user.email);
       }
       throw error;
     }
   }
 
-  updateProfile(id: string, changes: ProfileChanges, now: string): User | undefined {
-    const row = this.s.update.get({
-      id,
-      given_name: changes.givenName ?? null,
-      family_name: changes.familyName ?? null,
-      country: changes.country ?? null,
-      now,
-    });
-    return row && toUser(row);
+  async updateProfile(id: string, changes: ProfileChanges, now: string): Promise<User | undefined> {
+    const row = await this.sql.get<UserRow>(
+      `UPDATE users SET
+         given_name = coalesce(?, given_name),
+         family_name = coalesce(?, family_name),
+         country = coalesce(?, country),
+         updated_at = ?
+       WHERE id = ?
+       RETURNING *`,
+      [changes.givenName ?? null, changes.familyName ?? null, changes.country ?? null, now, id],
+    );
+    return row && rowToUser(row);
   }
 
-  setPasswordHash(id: string, hash: string, now: string): void {
-    this.s.setPassword.run(hash, now, id);
+  async setPasswordHash(id: string, hash: string, now: string): Promise<void> {
+    await this.sql.run('UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?', [hash, now, id]);
   }
 
-  passwordHashOf(id: string): string | null | undefined {
-    return this.s.passwordHash.get(id)?.password_hash;
+  async passwordHashOf(id: string): Promise<string | null | undefined> {
+    const row = await this.sql.get<{ password_hash: string | null }>(
+      'SELECT password_hash FROM users WHERE id = ?',
+      [id],
+    );
+    return row?.password_hash;
   }
 
-  replacePasswordHash(id: string, expectedHash: string, newHash: string, now: string): boolean {
-    return this.s.replacePasswordHash.run(newHash, now, id, expectedHash).changes === 1;
+  async replacePasswordHash(id: string, expectedHash: string, newHash: string, now: string): Promise<boolean> {
+    const { changes } = await this.sql.run(
+      'UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?',
+      [newHash, now, id, expectedHash],
+    );
+    return changes === 1;
   }
 }

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, parseEncryptionKey } from '../config/env.js';
-import type { Db } from '../db/connection.js';
+import type { Sql } from '../db/sql.js';
 import { SecretBox } from './secret-box.js';
 
 export const TOTP_KEY_FILE = 'totp-encryption-key';
@@ -30,10 +30,10 @@ function sameFingerprint(a: string, b: string): boolean {
 }
 
 /** One sealed authenticator secret (with its user id, the additional data), if any is stored. */
-function aSealedSecret(db: Db): { user_id: string; secret_enc: string } | undefined {
-  return db
-    .prepare('SELECT user_id, secret_enc FROM user_factors WHERE secret_enc IS NOT NULL LIMIT 1')
-    .get() as { user_id: string; secret_enc: string } | undefined;
+function aSealedSecret(sql: Sql) {
+  return sql.get<{ user_id: string; secret_enc: string }>(
+    'SELECT user_id, secret_enc FROM user_factors WHERE secret_enc IS NOT NULL LIMIT 1',
+  );
 }
 
 const RESTORE_HINT =
@@ -49,16 +49,18 @@ const RESTORE_HINT =
  * sealed secret. Otherwise the start-up stops with a ConfigError naming TOTP_ENCRYPTION_KEY, and no new key is
  * ever generated while sealed secrets exist.
  */
-export function loadTotpEncryptionKey(configured: Buffer | undefined, dataDir: string, db?: Db): LoadedKey {
-  const sealed = db ? aSealedSecret(db) : undefined;
+export async function loadTotpEncryptionKey(
+  configured: Buffer | undefined,
+  dataDir: string,
+  db?: Sql,
+): Promise<LoadedKey> {
+  const sealed = db ? await aSealedSecret(db) : undefined;
   const loaded = readOrCreateKey(configured, dataDir, sealed !== undefined);
   if (!db) return loaded;
 
   const fingerprint = keyFingerprint(loaded.key);
-  const stored = (
-    db.prepare('SELECT value FROM meta WHERE key = ?').get(TOTP_KEY_FINGERPRINT) as
-      { value: string } | undefined
-  )?.value;
+  const stored = (await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [TOTP_KEY_FINGERPRINT]))
+    ?.value;
   if (stored !== undefined && sameFingerprint(stored, fingerprint)) return loaded;
   if (sealed) {
     if (stored !== undefined) {
@@ -76,9 +78,10 @@ export function loadTotpEncryptionKey(configured: Buffer | undefined, dataDir: s
       );
     }
   }
-  db.prepare(
+  await db.run(
     `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-  ).run(TOTP_KEY_FINGERPRINT, fingerprint);
+    [TOTP_KEY_FINGERPRINT, fingerprint],
+  );
   return { ...loaded, replacedUnusedKey: stored !== undefined };
 }
 

@@ -1,5 +1,5 @@
 import type { FactorName } from 'shared-auth/contract';
-import type { Db } from '../db/connection.js';
+import { inList, type Sql } from '../db/sql.js';
 import { storedFactorType } from './store.js';
 
 /** What a step-up grant was earned with: a factor's code, or the password again (first factor only). */
@@ -17,75 +17,67 @@ export function sessionGrantKey(sessionUid: string): string {
  */
 export interface GrantStore {
   /** When the session's factor grant ends (ms), or undefined when it has none valid at `now`. */
-  factorGrantExpiry(userId: string, sessionKey: string, now: number): number | undefined;
+  factorGrantExpiry(userId: string, sessionKey: string, now: number): Promise<number | undefined>;
   /** The same for a 'password' grant. */
-  passwordGrantExpiry(userId: string, sessionKey: string, now: number): number | undefined;
+  passwordGrantExpiry(userId: string, sessionKey: string, now: number): Promise<number | undefined>;
   /** Creates or replaces the session's grant. */
-  put(userId: string, sessionKey: string, proof: GrantProof, expiresAt: number): void;
-  /** Ends the grants of these sessions (they were signed out or revoked). Synchronous: inside that transaction. */
-  deleteOf(userId: string, sessionKeys: string[]): number;
+  put(userId: string, sessionKey: string, proof: GrantProof, expiresAt: number): Promise<void>;
+  /** Ends the grants of these sessions (they were signed out or revoked): run it inside that transaction. */
+  deleteOf(userId: string, sessionKeys: string[]): Promise<number>;
   /** Ends the grants of every session of the user but `keepSessionKey`. */
-  deleteOthers(userId: string, keepSessionKey: string): number;
+  deleteOthers(userId: string, keepSessionKey: string): Promise<number>;
   /** Deletes the grants expired at `now`; returns how many. */
-  prune(now: number): number;
+  prune(now: number): Promise<number>;
 }
 
-/** Step-up grants in SQLite (migration 004's `stepup_grants`). */
-export class SqliteGrantStore implements GrantStore {
-  private readonly s;
+/** Step-up grants (migration 004's `stepup_grants`) over `Sql`. */
+export class SqlGrantStore implements GrantStore {
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: Db) {
-    this.s = {
-      grant: db.prepare<[string, string, number], { expires_at: number }>(
-        `SELECT expires_at FROM stepup_grants
-         WHERE user_id = ? AND session_id = ? AND expires_at > ? AND factor <> 'password'`,
-      ),
-      passwordGrant: db.prepare<[string, string, number], { expires_at: number }>(
-        `SELECT expires_at FROM stepup_grants
-         WHERE user_id = ? AND session_id = ? AND expires_at > ? AND factor = 'password'`,
-      ),
-      // @keys: a JSON array of session keys.
-      deleteGrantsOf: db.prepare<{ user_id: string; keys: string }>(
-        'DELETE FROM stepup_grants WHERE user_id = @user_id AND session_id IN (SELECT value FROM json_each(@keys))',
-      ),
-      deleteOtherGrants: db.prepare<{ user_id: string; keep: string }>(
-        'DELETE FROM stepup_grants WHERE user_id = @user_id AND session_id <> @keep',
-      ),
-      putGrant: db.prepare<{ user_id: string; session_id: string; factor: string; expires_at: number }>(
-        `INSERT INTO stepup_grants (user_id, session_id, factor, expires_at)
-         VALUES (@user_id, @session_id, @factor, @expires_at)
-         ON CONFLICT (user_id, session_id) DO UPDATE SET factor = @factor, expires_at = @expires_at`,
-      ),
-      prune: db.prepare<[number]>('DELETE FROM stepup_grants WHERE expires_at <= ?'),
-    };
+  private async expiry(userId: string, sessionKey: string, now: number, password: boolean) {
+    const row = await this.sql.get<{ expires_at: number }>(
+      `SELECT expires_at FROM stepup_grants
+       WHERE user_id = ? AND session_id = ? AND expires_at > ? AND factor ${password ? '=' : '<>'} 'password'`,
+      [userId, sessionKey, now],
+    );
+    return row?.expires_at;
   }
 
-  factorGrantExpiry(userId: string, sessionKey: string, now: number): number | undefined {
-    return this.s.grant.get(userId, sessionKey, now)?.expires_at;
+  factorGrantExpiry(userId: string, sessionKey: string, now: number): Promise<number | undefined> {
+    return this.expiry(userId, sessionKey, now, false);
   }
 
-  passwordGrantExpiry(userId: string, sessionKey: string, now: number): number | undefined {
-    return this.s.passwordGrant.get(userId, sessionKey, now)?.expires_at;
+  passwordGrantExpiry(userId: string, sessionKey: string, now: number): Promise<number | undefined> {
+    return this.expiry(userId, sessionKey, now, true);
   }
 
-  put(userId: string, sessionKey: string, proof: GrantProof, expiresAt: number): void {
-    this.s.putGrant.run({
-      user_id: userId,
-      session_id: sessionKey,
-      factor: proof === 'password' ? proof : storedFactorType(proof),
-      expires_at: expiresAt,
-    });
+  async put(userId: string, sessionKey: string, proof: GrantProof, expiresAt: number): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO stepup_grants (user_id, session_id, factor, expires_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (user_id, session_id) DO UPDATE SET factor = excluded.factor, expires_at = excluded.expires_at`,
+      [userId, sessionKey, proof === 'password' ? proof : storedFactorType(proof), expiresAt],
+    );
   }
 
-  deleteOf(userId: string, sessionKeys: string[]): number {
-    return this.s.deleteGrantsOf.run({ user_id: userId, keys: JSON.stringify(sessionKeys) }).changes;
+  async deleteOf(userId: string, sessionKeys: string[]): Promise<number> {
+    if (sessionKeys.length === 0) return 0;
+    const keys = inList(sessionKeys);
+    const { changes } = await this.sql.run(
+      `DELETE FROM stepup_grants WHERE user_id = ? AND session_id ${keys.text}`,
+      [userId, ...keys.params],
+    );
+    return changes;
   }
 
-  deleteOthers(userId: string, keepSessionKey: string): number {
-    return this.s.deleteOtherGrants.run({ user_id: userId, keep: keepSessionKey }).changes;
+  async deleteOthers(userId: string, keepSessionKey: string): Promise<number> {
+    const { changes } = await this.sql.run('DELETE FROM stepup_grants WHERE user_id = ? AND session_id <> ?', [
+      userId,
+      keepSessionKey,
+    ]);
+    return changes;
   }
 
-  prune(now: number): number {
-    return this.s.prune.run(now).changes;
+  async prune(now: number): Promise<number> {
+    return (await this.sql.run('DELETE FROM stepup_grants WHERE expires_at <= ?', [now])).changes;
   }
 }

@@ -27,14 +27,14 @@ export function sessionIdOf(caller: Caller): string {
 }
 
 /** Who is making a change, from which session and browser: what the factor and password rules need. */
-export function actorOf(app: FastifyInstance, request: FastifyRequest): Actor {
+export async function actorOf(app: FastifyInstance, request: FastifyRequest): Promise<Actor> {
   const caller = callerOf(request);
   const { sid } = caller.claims;
   return {
     user: caller.user,
     grantKey: sessionIdOf(caller),
     sessionUid: typeof sid === 'string' && sid !== '' ? sid : undefined,
-    signedInAt: app.accountSessions.signedInAt({ userId: caller.user.id, claims: caller.claims }),
+    signedInAt: await app.accountSessions.signedInAt({ userId: caller.user.id, claims: caller.claims }),
     userAgent: request.headers['user-agent'],
   };
 }

@@ -20,14 +20,13 @@ import type { User } from '../directory/directory.js';
 import { HttpError, refusal } from '../http/errors.js';
 import type { AccountEvent, Notifier } from '../notifications/types.js';
 import { MailError, type Mailer } from '../mail/mailer.js';
-import type { Transactions } from '../storage/index.js';
+import type { Storage } from '../storage/index.js';
 import { EMAIL_SEND_LIMIT, WRONG_CODE_LIMIT } from '../throttles/limits.js';
 import {
   describeWait,
   Throttle,
   tooManyRequests,
   type Reservation,
-  type ThrottleEvents,
 } from '../throttles/throttle.js';
 import type { GrantProof, GrantStore } from './grants.js';
 import { deriveKey, type SecretBox } from './secret-box.js';
@@ -56,13 +55,12 @@ export interface Actor {
 }
 
 export interface FactorServiceOptions {
-  /** For the changes that end the other sessions and queue the notice together with the factor's. */
-  transactions: Transactions;
-  store: FactorStore;
-  grants: GrantStore;
-  /** The wrong-code and email-send throttles' events (limits: throttles/limits.ts). */
-  wrongCodes: ThrottleEvents;
-  emailSends: ThrottleEvents;
+  /**
+   * Factors, email codes, step-up grants, the wrong-code and email-send throttles' events (limits:
+   * throttles/limits.ts), and the transactions that end the other sessions and queue the notice together with a
+   * factor's change.
+   */
+  storage: Storage;
   sessions: AccountSessions;
   notifier: Notifier;
   box: SecretBox;
@@ -101,7 +99,7 @@ function statusOf(row: FactorRecord | undefined): FactorStatus {
  * it, so the rules are the same everywhere. Refusals are HttpErrors with a message safe to show.
  */
 export class FactorService {
-  private readonly transactions: Transactions;
+  private readonly storage: Storage;
   private readonly sessions: AccountSessions;
   private readonly notifier: Notifier;
   private readonly store: FactorStore;
@@ -115,74 +113,84 @@ export class FactorService {
   readonly emailSends: Throttle;
 
   constructor(options: FactorServiceOptions) {
-    const { transactions, store, grants, sessions, notifier, box, key, mailer, now, log } = options;
-    this.transactions = transactions;
-    this.grants = grants;
+    const { storage, sessions, notifier, box, key, mailer, now, log } = options;
+    this.storage = storage;
+    this.grants = storage.grants;
     this.sessions = sessions;
     this.notifier = notifier;
     this.log = log;
-    this.store = store;
+    this.store = storage.factors;
     this.box = box;
     this.codeKey = deriveKey(key, 'portal email verification codes');
     this.mailer = mailer;
     this.now = now;
-    this.wrongCodes = new Throttle(options.wrongCodes, WRONG_CODE_LIMIT, now);
-    this.emailSends = new Throttle(options.emailSends, EMAIL_SEND_LIMIT, now);
+    this.wrongCodes = new Throttle(storage.throttles.wrongCodes, WRONG_CODE_LIMIT, now);
+    this.emailSends = new Throttle(storage.throttles.emailSends, EMAIL_SEND_LIMIT, now);
   }
 
   // ---- Reading --------------------------------------------------------------------------------------------
 
-  activeTypes(userId: string): FactorName[] {
-    return this.store
-      .factors(userId)
-      .filter((row) => row.status === 'ACTIVE')
-      .map((row) => row.type);
+  async activeTypes(userId: string, store: FactorStore = this.store): Promise<FactorName[]> {
+    const rows = await store.factors(userId);
+    return rows.filter((row) => row.status === 'ACTIVE').map((row) => row.type);
   }
 
-  hasActiveFactor(userId: string): boolean {
-    return this.activeTypes(userId).length > 0;
+  async hasActiveFactor(userId: string, store: FactorStore = this.store): Promise<boolean> {
+    return (await this.activeTypes(userId, store)).length > 0;
   }
 
   /** Step-up data (spec section 3): only active factors, keyed by factor type. */
-  activeFactorsData(user: User): ActiveFactorsData {
+  async activeFactorsData(user: User): Promise<ActiveFactorsData> {
     const data: ActiveFactorsData = {};
-    for (const type of this.activeTypes(user.id)) {
+    for (const type of await this.activeTypes(user.id)) {
       if (type === 'googleAuth') data.googleAuth = {};
       if (type === 'email') data.email = { maskedEmail: maskEmail(user.email) };
     }
     return data;
   }
 
-  details(userId: string, type: FactorName): FactorDetailsResponse {
-    const row = this.store.factor(userId, type);
+  async details(userId: string, type: FactorName): Promise<FactorDetailsResponse> {
+    const row = await this.store.factor(userId, type);
     const enrolled = row?.status === 'ACTIVE' || row?.status === 'INACTIVE';
     return { enrolled, enrolledDate: enrolled ? (row?.enrolledAt ?? null) : null };
   }
 
-  private statusResponse(userId: string, type: FactorName): FactorStatusResponse {
-    const row = this.store.factor(userId, type);
+  private async statusResponse(
+    userId: string,
+    type: FactorName,
+    store: FactorStore = this.store,
+  ): Promise<FactorStatusResponse> {
+    const row = await store.factor(userId, type);
     return { status: statusOf(row), enrolledDate: row?.enrolledAt ?? null };
   }
 
   // ---- Step-up grants -------------------------------------------------------------------------------------
 
   /** When the session's step-up ends (ms), or undefined when it has none that is still valid. */
-  grantExpiry(userId: string, sessionId: string): number | undefined {
+  grantExpiry(userId: string, sessionId: string): Promise<number | undefined> {
     return this.grants.factorGrantExpiry(userId, sessionId, this.now());
   }
 
   /** Step-up is needed when the user has an active factor and this session has no valid grant. */
-  needsStepUp(userId: string, sessionId: string): boolean {
-    return this.hasActiveFactor(userId) && this.grantExpiry(userId, sessionId) === undefined;
+  async needsStepUp(userId: string, sessionId: string, within: Storage = this.storage): Promise<boolean> {
+    return (
+      (await this.hasActiveFactor(userId, within.factors)) &&
+      (await within.grants.factorGrantExpiry(userId, sessionId, this.now())) === undefined
+    );
   }
 
-  requireStepUp(userId: string, sessionId: string): void {
-    if (this.needsStepUp(userId, sessionId)) throw stepUpRequired();
+  async requireStepUp(userId: string, sessionId: string, within: Storage = this.storage): Promise<void> {
+    if (await this.needsStepUp(userId, sessionId, within)) throw stepUpRequired();
   }
 
-  private grant(userId: string, sessionId: string, proof: GrantProof): number {
+  private async grant(
+    userId: string,
+    sessionId: string,
+    proof: GrantProof,
+    grants: GrantStore = this.grants,
+  ): Promise<number> {
     const expiresAt = this.now() + STEP_UP_TTL_MS;
-    this.grants.put(userId, sessionId, proof, expiresAt);
+    await grants.put(userId, sessionId, proof, expiresAt);
     return expiresAt;
   }
 
@@ -192,12 +200,12 @@ export class FactorService {
    * the session signed in within the step-up window, or the password was entered again (reauthenticate).
    * With an active factor the step-up grant is that proof instead (requireStepUp).
    */
-  requireFreshProof(actor: Actor): void {
-    if (this.hasActiveFactor(actor.user.id)) return;
+  async requireFreshProof(actor: Actor, within: Storage = this.storage): Promise<void> {
+    if (await this.hasActiveFactor(actor.user.id, within.factors)) return;
     const now = this.now();
     const recentSignIn = actor.signedInAt !== undefined && now - actor.signedInAt <= STEP_UP_TTL_MS;
-    if (recentSignIn || this.grants.passwordGrantExpiry(actor.user.id, actor.grantKey, now) !== undefined)
-      return;
+    if (recentSignIn) return;
+    if ((await within.grants.passwordGrantExpiry(actor.user.id, actor.grantKey, now)) !== undefined) return;
     throw new HttpError(
       403,
       `${REAUTHENTICATION_REQUIRED_ERROR}: enter your password to turn on 2-step verification.`,
@@ -207,27 +215,25 @@ export class FactorService {
   }
 
   /** The password was entered again: this session may turn on a first factor for 5 minutes. */
-  grantReauthentication(actor: Actor): number {
+  grantReauthentication(actor: Actor): Promise<number> {
     return this.grant(actor.user.id, actor.grantKey, 'password');
   }
 
   /** Ends the step-up grants of every session of the user but the caller's (after a password change). */
-  endOtherStepUpGrants(userId: string, keepGrantKey: string): void {
-    this.grants.deleteOthers(userId, keepGrantKey);
+  async endOtherStepUpGrants(userId: string, keepGrantKey: string, within: Storage): Promise<void> {
+    await within.grants.deleteOthers(userId, keepGrantKey);
   }
 
   /**
    * A factor became active, was turned on or off, or was removed: every other session of the account ends
-   * (sessions, grants, refresh tokens, step-up grants), the change's notice is queued, all in one transaction
-   * with the change itself, so a phishing session that held the password is out the moment 2-step changes.
+   * (sessions, grants, refresh tokens, step-up grants), the change's notice is queued, all in `tx` (the
+   * transaction of the change itself), so a phishing session that held the password is out the moment 2-step
+   * changes.
    */
-  private commitFactorChange(actor: Actor, event: AccountEvent, change: () => void): void {
-    this.transactions.immediate(() => {
-      change();
-      this.sessions.endOtherSessions(actor.user.id, actor.sessionUid);
-      this.grants.deleteOthers(actor.user.id, actor.grantKey);
-      this.notifier.queue(actor.user, event, { userAgent: actor.userAgent, at: this.now() });
-    });
+  private async endOthersAndNotify(tx: Storage, actor: Actor, event: AccountEvent): Promise<void> {
+    await this.sessions.endOtherSessions(actor.user.id, actor.sessionUid, tx);
+    await tx.grants.deleteOthers(actor.user.id, actor.grantKey);
+    await this.notifier.queue(actor.user, event, { userAgent: actor.userAgent, at: this.now() }, tx.outbox);
   }
 
   // ---- Codes ----------------------------------------------------------------------------------------------
@@ -241,25 +247,25 @@ export class FactorService {
    * recorded (a full or read-only disk), the storage error answers 503 before anything was checked, the same
    * whatever was guessed. At the limit: 429.
    */
-  private reserveCodeAttempt(userId: string): Reservation {
+  private reserveCodeAttempt(userId: string): Promise<Reservation> {
     return this.wrongCodes.reserveOrThrow(userId, tooManyWrongCodes);
   }
 
-  private codeAccepted(userId: string): void {
-    this.wrongCodes.clear(userId);
+  private async codeAccepted(userId: string, within: Storage = this.storage): Promise<void> {
+    await within.throttles.wrongCodes.clear(userId);
   }
 
   /** The reserved attempt stays counted; the one that reaches the limit locks and tells the account holder. */
-  private wrongCode(user: User, userAgent: string | undefined, attempt: Reservation): never {
+  private async wrongCode(user: User, userAgent: string | undefined, attempt: Reservation): Promise<never> {
     if (this.wrongCodes.locks(attempt)) {
       const event = {
         type: 'account-locked',
         reason: 'verification-code',
-        until: this.wrongCodes.lockedUntil(user.id),
+        until: await this.wrongCodes.lockedUntil(user.id),
       } as const;
       const now = this.now();
-      if (!this.notifier.queuedSince(user.id, event, now - WRONG_CODE_LIMIT.windowMs)) {
-        this.notifier.queue(user, event, { userAgent, at: now });
+      if (!(await this.notifier.queuedSince(user.id, event, now - WRONG_CODE_LIMIT.windowMs))) {
+        await this.notifier.queue(user, event, { userAgent, at: now });
       }
     }
     throw refusal(API_ERRORS.invalidCode, INVALID_CODE_ERROR);
@@ -284,8 +290,13 @@ export class FactorService {
   }
 
   /** True (and the code used up) when it is the user's current email code of this purpose. */
-  private useEmailCode(user: User, purpose: CodePurpose, code: string): boolean {
-    const stored = this.store.emailCode(user.id);
+  private async useEmailCode(
+    user: User,
+    purpose: CodePurpose,
+    code: string,
+    store: FactorStore = this.store,
+  ): Promise<boolean> {
+    const stored = await store.emailCode(user.id);
     const entered = code.replace(/\s+/g, '');
     const hash = this.codeHash(user.id, purpose, entered);
     const matches =
@@ -295,12 +306,12 @@ export class FactorService {
       /^\d+$/.test(entered) &&
       timingSafeEqual(Buffer.from(stored.codeHash, 'hex'), Buffer.from(hash, 'hex'));
     // Deleting by hash makes the use single even if two requests race.
-    return matches && this.store.consumeEmailCode(user.id, hash);
+    return matches && (await store.consumeEmailCode(user.id, hash));
   }
 
   /** Sends a new email code (replacing any earlier one); at most one send per user every 30 seconds. */
   async sendEmailCode(user: User, purpose: CodePurpose): Promise<string> {
-    const send = this.emailSends.reserveOrThrow(user.id, (wait) =>
+    const send = await this.emailSends.reserveOrThrow(user.id, (wait) =>
       tooManyRequests(
         `A code was sent less than 30 seconds ago. Wait ${describeWait(wait)} before asking for another.`,
         wait,
@@ -326,14 +337,14 @@ export class FactorService {
         ].join('\n'),
       });
     } catch (error) {
-      this.emailSends.undo(send);
+      await this.emailSends.undo(send);
       if (this.mailer.transport === 'none' && error instanceof MailError) {
         throw new HttpError(503, error.message);
       }
       this.log?.warn({ err: error }, 'verification email not sent');
       throw new HttpError(502, 'The verification email could not be sent. Try again in a moment.');
     }
-    this.store.putEmailCode({
+    await this.store.putEmailCode({
       userId: user.id,
       purpose,
       codeHash: this.codeHash(user.id, purpose, code),
@@ -345,8 +356,8 @@ export class FactorService {
 
   // ---- Verification (step-up and sign-in) -----------------------------------------------------------------
 
-  private activeRow(user: User, type: FactorName): FactorRecord {
-    const row = this.store.factor(user.id, type);
+  private async activeRow(user: User, type: FactorName): Promise<FactorRecord> {
+    const row = await this.store.factor(user.id, type);
     if (row?.status !== 'ACTIVE') {
       throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not turned on for this account`);
     }
@@ -355,58 +366,59 @@ export class FactorService {
 
   /** Sends a step-up / sign-in code by email; the email factor must be active. */
   async sendVerificationEmail(user: User): Promise<string> {
-    this.activeRow(user, 'email');
+    await this.activeRow(user, 'email');
     return this.sendEmailCode(user, 'verify');
   }
 
   /** Checks a code of an active factor. Throws 400 INVALID_CODE_ERROR, or 429 when throttled. */
-  verifyCode(user: User, type: FactorName, code: string, userAgent?: string): void {
-    const row = this.activeRow(user, type);
-    const attempt = this.reserveCodeAttempt(user.id);
+  async verifyCode(user: User, type: FactorName, code: string, userAgent?: string): Promise<void> {
+    const row = await this.activeRow(user, type);
+    const attempt = await this.reserveCodeAttempt(user.id);
     if (type === 'googleAuth') {
       const step = this.totpStep(user, row, code);
-      if (step === null) this.wrongCode(user, userAgent, attempt);
-      this.store.setLastStep(user.id, type, step);
-    } else if (!this.useEmailCode(user, 'verify', code)) {
-      this.wrongCode(user, userAgent, attempt);
+      // Recording the step is a compare-and-set: of two requests racing with one code, only one gets through.
+      if (step === null || !(await this.store.setLastStep(user.id, type, step))) {
+        await this.wrongCode(user, userAgent, attempt);
+      }
+    } else if (!(await this.useEmailCode(user, 'verify', code))) {
+      await this.wrongCode(user, userAgent, attempt);
     }
-    this.codeAccepted(user.id);
+    await this.codeAccepted(user.id);
   }
 
   /**
    * Sign-in's second step: the code may come from the authenticator app or from an email the user asked for.
    * One wrong code counts once, whichever factors it was tried against. Returns the factor that matched.
    */
-  verifyAnyFactor(user: User, code: string, userAgent?: string): FactorName {
-    const rows = this.store.factors(user.id).filter((row) => row.status === 'ACTIVE');
+  async verifyAnyFactor(user: User, code: string, userAgent?: string): Promise<FactorName> {
+    const rows = (await this.store.factors(user.id)).filter((row) => row.status === 'ACTIVE');
     if (rows.length === 0) throw refusal(API_ERRORS.factorState, 'This account has no active 2-step factor');
-    const attempt = this.reserveCodeAttempt(user.id);
+    const attempt = await this.reserveCodeAttempt(user.id);
     for (const row of rows) {
       if (row.type === 'googleAuth') {
         const step = this.totpStep(user, row, code);
-        if (step !== null) {
-          this.store.setLastStep(user.id, row.type, step);
-          this.codeAccepted(user.id);
+        if (step !== null && (await this.store.setLastStep(user.id, row.type, step))) {
+          await this.codeAccepted(user.id);
           return row.type;
         }
-      } else if (this.useEmailCode(user, 'verify', code)) {
-        this.codeAccepted(user.id);
+      } else if (await this.useEmailCode(user, 'verify', code)) {
+        await this.codeAccepted(user.id);
         return row.type;
       }
     }
-    this.wrongCode(user, userAgent, attempt);
+    return this.wrongCode(user, userAgent, attempt);
   }
 
   /** Step-up verify: a correct code grants this sign-in session 5 minutes. Returns the end (ms). */
-  stepUp(actor: Actor, type: FactorName, code: string): number {
-    this.verifyCode(actor.user, type, code, actor.userAgent);
+  async stepUp(actor: Actor, type: FactorName, code: string): Promise<number> {
+    await this.verifyCode(actor.user, type, code, actor.userAgent);
     return this.grant(actor.user.id, actor.grantKey, type);
   }
 
   // ---- Enrolment ------------------------------------------------------------------------------------------
 
-  private refuseIfEnrolled(userId: string, type: FactorName): void {
-    const status = statusOf(this.store.factor(userId, type));
+  private async refuseIfEnrolled(userId: string, type: FactorName, store: FactorStore = this.store): Promise<void> {
+    const status = statusOf(await store.factor(userId, type));
     if (status === 'ACTIVE' || status === 'INACTIVE') {
       throw refusal(
         API_ERRORS.factorState,
@@ -416,22 +428,30 @@ export class FactorService {
   }
 
   /** A new secret (replacing a pending one); the factor stays pending until a correct code activates it. */
-  enrollGoogle(actor: Actor): GoogleEnrollResponse {
+  async enrollGoogle(actor: Actor): Promise<GoogleEnrollResponse> {
     const { user } = actor;
-    this.requireFreshProof(actor);
-    this.refuseIfEnrolled(user.id, 'googleAuth');
     const secret = newTotpSecret();
-    this.store.putPending(user.id, 'googleAuth', this.box.seal(secret, user.id), this.now());
+    const sealed = this.box.seal(secret, user.id);
+    // The checks and the write in one transaction: a factor activated meanwhile is not reset to pending.
+    await this.storage.transaction(async (tx) => {
+      await this.requireFreshProof(actor, tx);
+      await this.refuseIfEnrolled(user.id, 'googleAuth', tx.factors);
+      await tx.factors.putPending(user.id, 'googleAuth', sealed, this.now());
+    });
     return { qrLink: totpUri(secret, user.email), secret };
   }
 
   /** Sends an activation code to the account's email and marks the email factor pending. */
   async enrollEmail(actor: Actor): Promise<FactorStatus> {
     const { user } = actor;
-    this.requireFreshProof(actor);
-    this.refuseIfEnrolled(user.id, 'email');
+    await this.requireFreshProof(actor);
+    await this.refuseIfEnrolled(user.id, 'email');
     await this.sendEmailCode(user, 'activate');
-    this.store.putPending(user.id, 'email', null, this.now());
+    // Checked again with the write: the mail took a while, and the factor may have been set up meanwhile.
+    await this.storage.transaction(async (tx) => {
+      await this.refuseIfEnrolled(user.id, 'email', tx.factors);
+      await tx.factors.putPending(user.id, 'email', null, this.now());
+    });
     return 'PENDING_ACTIVATION';
   }
 
@@ -439,50 +459,59 @@ export class FactorService {
    * A correct code activates a pending factor. It also proves possession of the new factor, so the session
    * gets a step-up grant: a user who just set up their first factor can go on to manage it.
    */
-  activate(actor: Actor, type: FactorName, code: string): FactorStatusResponse {
+  async activate(actor: Actor, type: FactorName, code: string): Promise<FactorStatusResponse> {
     const { user } = actor;
-    this.requireFreshProof(actor);
-    const row = this.store.factor(user.id, type);
-    if (row?.status !== 'PENDING_ACTIVATION') {
-      throw refusal(
+    await this.requireFreshProof(actor);
+    const row = await this.store.factor(user.id, type);
+    const notPending = () =>
+      refusal(
         API_ERRORS.factorState,
         row ? `${FACTOR_LABELS[type]} is already set up` : `Start setting up ${FACTOR_LABELS[type]} first`,
       );
-    }
-    const attempt = this.reserveCodeAttempt(user.id);
+    if (row?.status !== 'PENDING_ACTIVATION') throw notPending();
+    const attempt = await this.reserveCodeAttempt(user.id);
     let step: number | null = null;
     if (type === 'googleAuth') {
       step = this.totpStep(user, row, code);
-      if (step === null) this.wrongCode(user, actor.userAgent, attempt);
-    } else if (!this.useEmailCode(user, 'activate', code)) {
-      this.wrongCode(user, actor.userAgent, attempt);
+      if (step === null) await this.wrongCode(user, actor.userAgent, attempt);
+    } else if (!(await this.useEmailCode(user, 'activate', code))) {
+      await this.wrongCode(user, actor.userAgent, attempt);
     }
-    this.commitFactorChange(actor, { type: 'factor-activated', factor: type }, () => {
-      this.codeAccepted(user.id);
-      this.store.activate(user.id, type, step, this.now());
-      this.grant(user.id, actor.grantKey, type);
+    return this.storage.transaction(async (tx) => {
+      // Pending → active is a compare-and-set: of two activations racing, one changes the factor.
+      if (!(await tx.factors.activate(user.id, type, step, this.now()))) throw notPending();
+      await this.codeAccepted(user.id, tx);
+      await this.grant(user.id, actor.grantKey, type, tx.grants);
+      await this.endOthersAndNotify(tx, actor, { type: 'factor-activated', factor: type });
+      return this.statusResponse(user.id, type, tx.factors);
     });
-    return this.statusResponse(user.id, type);
   }
 
   // ---- Turning on and off, removal ------------------------------------------------------------------------
 
-  optIn(actor: Actor, type: FactorName): FactorStatusResponse {
+  optIn(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
     const { user } = actor;
-    this.requireFreshProof(actor);
-    const status = statusOf(this.store.factor(user.id, type));
-    if (status === 'INACTIVE') {
-      this.commitFactorChange(actor, { type: 'factor-turned-on', factor: type }, () =>
-        this.store.setStatus(user.id, type, 'ACTIVE', this.now()),
-      );
-    } else if (status !== 'ACTIVE') {
-      throw refusal(API_ERRORS.factorState, `Set up ${FACTOR_LABELS[type]} before turning it on`);
-    }
-    return this.statusResponse(user.id, type);
+    // Every check and the change in one write transaction: what was checked still holds when it is written.
+    return this.storage.transaction(async (tx) => {
+      await this.requireFreshProof(actor, tx);
+      const status = statusOf(await tx.factors.factor(user.id, type));
+      if (status === 'INACTIVE') {
+        await tx.factors.setStatus(user.id, type, 'ACTIVE', this.now());
+        await this.endOthersAndNotify(tx, actor, { type: 'factor-turned-on', factor: type });
+      } else if (status !== 'ACTIVE') {
+        throw refusal(API_ERRORS.factorState, `Set up ${FACTOR_LABELS[type]} before turning it on`);
+      }
+      return this.statusResponse(user.id, type, tx.factors);
+    });
   }
 
-  private refuseLastFactor(userId: string, type: FactorName, action: string): void {
-    const active = this.activeTypes(userId);
+  private async refuseLastFactor(
+    userId: string,
+    type: FactorName,
+    action: string,
+    store: FactorStore,
+  ): Promise<void> {
+    const active = await this.activeTypes(userId, store);
     if (active.includes(type) && active.length < MIN_ACTIVE_FACTORS_TO_TURN_OFF) {
       throw refusal(
         API_ERRORS.lastFactor,
@@ -491,41 +520,49 @@ export class FactorService {
     }
   }
 
-  optOut(actor: Actor, type: FactorName): FactorStatusResponse {
+  optOut(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
     const { user } = actor;
-    const status = statusOf(this.store.factor(user.id, type));
-    if (status === 'NOT_ENROLLED' || status === 'PENDING_ACTIVATION') {
-      throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not set up`);
-    }
-    this.refuseLastFactor(user.id, type, 'turn off');
-    if (status === 'ACTIVE') {
-      this.commitFactorChange(actor, { type: 'factor-turned-off', factor: type }, () =>
-        this.store.setStatus(user.id, type, 'INACTIVE', this.now()),
-      );
-    }
-    return this.statusResponse(user.id, type);
+    // In one write transaction: two sessions turning off the last two factors at once cannot both pass the
+    // last-factor check.
+    return this.storage.transaction(async (tx) => {
+      const status = statusOf(await tx.factors.factor(user.id, type));
+      if (status === 'NOT_ENROLLED' || status === 'PENDING_ACTIVATION') {
+        throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not set up`);
+      }
+      await this.refuseLastFactor(user.id, type, 'turn off', tx.factors);
+      if (status === 'ACTIVE') {
+        await tx.factors.setStatus(user.id, type, 'INACTIVE', this.now());
+        await this.endOthersAndNotify(tx, actor, { type: 'factor-turned-off', factor: type });
+      }
+      return this.statusResponse(user.id, type, tx.factors);
+    });
   }
 
-  reset(actor: Actor, type: FactorName): FactorStatusResponse {
+  reset(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
     const { user } = actor;
-    const status = statusOf(this.store.factor(user.id, type));
-    if (status === 'NOT_ENROLLED') return this.statusResponse(user.id, type);
-    this.refuseLastFactor(user.id, type, 'remove');
-    const remove = () => {
-      this.store.deleteFactor(user.id, type);
-      if (type === 'email') this.store.deleteEmailCode(user.id);
-    };
-    // A set-up that never finished is no factor yet: nothing to end or tell.
-    if (status === 'PENDING_ACTIVATION') remove();
-    else this.commitFactorChange(actor, { type: 'factor-removed', factor: type }, remove);
-    return this.statusResponse(user.id, type);
+    return this.storage.transaction(async (tx) => {
+      const status = statusOf(await tx.factors.factor(user.id, type));
+      if (status === 'NOT_ENROLLED') return this.statusResponse(user.id, type, tx.factors);
+      await this.refuseLastFactor(user.id, type, 'remove', tx.factors);
+      await tx.factors.deleteFactor(user.id, type);
+      if (type === 'email') await tx.factors.deleteEmailCode(user.id);
+      // A set-up that never finished is no factor yet: nothing to end or tell.
+      if (status !== 'PENDING_ACTIVATION') {
+        await this.endOthersAndNotify(tx, actor, { type: 'factor-removed', factor: type });
+      }
+      return this.statusResponse(user.id, type, tx.factors);
+    });
   }
 
   /** Housekeeping: expired grants and codes, throttle events that no longer count. */
-  prune(): number {
+  async prune(): Promise<number> {
     const now = this.now();
-    return (
-      this.grants.prune(now) + this.store.pruneCodes(now) + this.wrongCodes.prune() + this.emailSends.prune()
-    );
+    const counts = [
+      await this.grants.prune(now),
+      await this.store.pruneCodes(now),
+      await this.wrongCodes.prune(),
+      await this.emailSends.prune(),
+    ];
+    return counts.reduce((sum, count) => sum + count, 0);
   }
 }

@@ -1,5 +1,5 @@
 import type { FactorName } from 'shared-auth/contract';
-import type { Db } from '../db/connection.js';
+import type { Sql } from '../db/sql.js';
 
 export type StoredStatus = 'PENDING_ACTIVATION' | 'ACTIVE' | 'INACTIVE';
 export type CodePurpose = 'activate' | 'verify';
@@ -27,24 +27,24 @@ export interface EmailCodeRecord {
 
 /** The users' 2-step factors and their pending email codes (one per user). */
 export interface FactorStore {
-  factors(userId: string): FactorRecord[];
-  factor(userId: string, type: FactorName): FactorRecord | undefined;
+  factors(userId: string): Promise<FactorRecord[]>;
+  factor(userId: string, type: FactorName): Promise<FactorRecord | undefined>;
   /** Creates the factor, or resets it, as PENDING_ACTIVATION with this secret. */
-  putPending(userId: string, type: FactorName, secretEnc: string | null, now: number): void;
+  putPending(userId: string, type: FactorName, secretEnc: string | null, now: number): Promise<void>;
   /** PENDING_ACTIVATION → ACTIVE; false when the factor was not pending. */
-  activate(userId: string, type: FactorName, lastStep: number | null, now: number): boolean;
-  setStatus(userId: string, type: FactorName, status: StoredStatus, now: number): void;
-  /** Remembers the last accepted TOTP step; never moves it backwards. */
-  setLastStep(userId: string, type: FactorName, step: number): void;
-  deleteFactor(userId: string, type: FactorName): void;
+  activate(userId: string, type: FactorName, lastStep: number | null, now: number): Promise<boolean>;
+  setStatus(userId: string, type: FactorName, status: StoredStatus, now: number): Promise<void>;
+  /** Remembers the last accepted TOTP step; never moves it backwards. False when it was not newer. */
+  setLastStep(userId: string, type: FactorName, step: number): Promise<boolean>;
+  deleteFactor(userId: string, type: FactorName): Promise<void>;
 
-  emailCode(userId: string): EmailCodeRecord | undefined;
-  putEmailCode(code: EmailCodeRecord): void;
-  deleteEmailCode(userId: string): void;
+  emailCode(userId: string): Promise<EmailCodeRecord | undefined>;
+  putEmailCode(code: EmailCodeRecord): Promise<void>;
+  deleteEmailCode(userId: string): Promise<void>;
   /** Deletes the code only if it is still this one; true when it was (so a code is used once, even racing). */
-  consumeEmailCode(userId: string, codeHash: string): boolean;
+  consumeEmailCode(userId: string, codeHash: string): Promise<boolean>;
   /** Deletes the codes expired at `now`; returns how many. */
-  pruneCodes(now: number): number;
+  pruneCodes(now: number): Promise<number>;
 }
 
 /** As stored in `user_factors.type` (and `stepup_grants.factor`): migration 004's spelling. */
@@ -89,99 +89,71 @@ function toRecord(row: FactorRow): FactorRecord {
   };
 }
 
-/** Factors and email codes in SQLite (migration 004); statements are prepared once. */
-export class SqliteFactorStore implements FactorStore {
-  private readonly s;
+/** Factors and email codes (migration 004) over `Sql`. */
+export class SqlFactorStore implements FactorStore {
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: Db) {
-    this.s = {
-      factors: db.prepare<[string], FactorRow>('SELECT * FROM user_factors WHERE user_id = ? ORDER BY type'),
-      factor: db.prepare<[string, string], FactorRow>(
-        'SELECT * FROM user_factors WHERE user_id = ? AND type = ?',
-      ),
-      upsertPending: db.prepare<{ user_id: string; type: string; secret_enc: string | null; now: string }>(
-        `INSERT INTO user_factors (user_id, type, status, secret_enc, last_step, enrolled_at, updated_at)
-         VALUES (@user_id, @type, 'PENDING_ACTIVATION', @secret_enc, NULL, NULL, @now)
-         ON CONFLICT (user_id, type) DO UPDATE SET
-           status = 'PENDING_ACTIVATION', secret_enc = @secret_enc, last_step = NULL, enrolled_at = NULL,
-           updated_at = @now`,
-      ),
-      activate: db.prepare<{ user_id: string; type: string; last_step: number | null; now: string }>(
-        `UPDATE user_factors SET status = 'ACTIVE', enrolled_at = @now, last_step = coalesce(@last_step, last_step),
-           updated_at = @now
-         WHERE user_id = @user_id AND type = @type AND status = 'PENDING_ACTIVATION'`,
-      ),
-      setStatus: db.prepare<{ user_id: string; type: string; status: string; now: string }>(
-        'UPDATE user_factors SET status = @status, updated_at = @now WHERE user_id = @user_id AND type = @type',
-      ),
-      setLastStep: db.prepare<{ user_id: string; type: string; last_step: number }>(
-        `UPDATE user_factors SET last_step = @last_step
-         WHERE user_id = @user_id AND type = @type AND (last_step IS NULL OR last_step < @last_step)`,
-      ),
-      deleteFactor: db.prepare<[string, string]>('DELETE FROM user_factors WHERE user_id = ? AND type = ?'),
-
-      emailCode: db.prepare<[string], EmailCodeRow>('SELECT * FROM email_codes WHERE user_id = ?'),
-      putEmailCode: db.prepare<EmailCodeRow>(
-        `INSERT INTO email_codes (user_id, purpose, code_hash, sent_at, expires_at)
-         VALUES (@user_id, @purpose, @code_hash, @sent_at, @expires_at)
-         ON CONFLICT (user_id) DO UPDATE SET purpose = @purpose, code_hash = @code_hash, sent_at = @sent_at,
-           expires_at = @expires_at`,
-      ),
-      deleteEmailCode: db.prepare<[string]>('DELETE FROM email_codes WHERE user_id = ?'),
-      deleteEmailCodeIf: db.prepare<[string, string]>(
-        'DELETE FROM email_codes WHERE user_id = ? AND code_hash = ?',
-      ),
-      pruneCodes: db.prepare<[number]>('DELETE FROM email_codes WHERE expires_at <= ?'),
-    };
+  async factors(userId: string): Promise<FactorRecord[]> {
+    const rows = await this.sql.all<FactorRow>('SELECT * FROM user_factors WHERE user_id = ? ORDER BY type', [
+      userId,
+    ]);
+    return rows.map(toRecord);
   }
 
-  factors(userId: string): FactorRecord[] {
-    return this.s.factors.all(userId).map(toRecord);
-  }
-
-  factor(userId: string, type: FactorName): FactorRecord | undefined {
-    const row = this.s.factor.get(userId, STORED_TYPE[type]);
+  async factor(userId: string, type: FactorName): Promise<FactorRecord | undefined> {
+    const row = await this.sql.get<FactorRow>('SELECT * FROM user_factors WHERE user_id = ? AND type = ?', [
+      userId,
+      STORED_TYPE[type],
+    ]);
     return row && toRecord(row);
   }
 
-  putPending(userId: string, type: FactorName, secretEnc: string | null, now: number): void {
-    this.s.upsertPending.run({
-      user_id: userId,
-      type: STORED_TYPE[type],
-      secret_enc: secretEnc,
-      now: new Date(now).toISOString(),
-    });
+  async putPending(userId: string, type: FactorName, secretEnc: string | null, now: number): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO user_factors (user_id, type, status, secret_enc, last_step, enrolled_at, updated_at)
+       VALUES (?, ?, 'PENDING_ACTIVATION', ?, NULL, NULL, ?)
+       ON CONFLICT (user_id, type) DO UPDATE SET
+         status = 'PENDING_ACTIVATION', secret_enc = excluded.secret_enc, last_step = NULL, enrolled_at = NULL,
+         updated_at = excluded.updated_at`,
+      [userId, STORED_TYPE[type], secretEnc, new Date(now).toISOString()],
+    );
   }
 
-  activate(userId: string, type: FactorName, lastStep: number | null, now: number): boolean {
-    const result = this.s.activate.run({
-      user_id: userId,
-      type: STORED_TYPE[type],
-      last_step: lastStep,
-      now: new Date(now).toISOString(),
-    });
-    return result.changes === 1;
+  async activate(userId: string, type: FactorName, lastStep: number | null, now: number): Promise<boolean> {
+    const at = new Date(now).toISOString();
+    const { changes } = await this.sql.run(
+      `UPDATE user_factors SET status = 'ACTIVE', enrolled_at = ?, last_step = coalesce(?, last_step),
+         updated_at = ?
+       WHERE user_id = ? AND type = ? AND status = 'PENDING_ACTIVATION'`,
+      [at, lastStep, at, userId, STORED_TYPE[type]],
+    );
+    return changes === 1;
   }
 
-  setStatus(userId: string, type: FactorName, status: StoredStatus, now: number): void {
-    this.s.setStatus.run({
-      user_id: userId,
-      type: STORED_TYPE[type],
+  async setStatus(userId: string, type: FactorName, status: StoredStatus, now: number): Promise<void> {
+    await this.sql.run('UPDATE user_factors SET status = ?, updated_at = ? WHERE user_id = ? AND type = ?', [
       status,
-      now: new Date(now).toISOString(),
-    });
+      new Date(now).toISOString(),
+      userId,
+      STORED_TYPE[type],
+    ]);
   }
 
-  setLastStep(userId: string, type: FactorName, step: number): void {
-    this.s.setLastStep.run({ user_id: userId, type: STORED_TYPE[type], last_step: step });
+  async setLastStep(userId: string, type: FactorName, step: number): Promise<boolean> {
+    const { changes } = await this.sql.run(
+      `UPDATE user_factors SET last_step = ?
+       WHERE user_id = ? AND type = ? AND (last_step IS NULL OR last_step < ?)`,
+      [step, userId, STORED_TYPE[type], step],
+    );
+    return changes === 1;
   }
 
-  deleteFactor(userId: string, type: FactorName): void {
-    this.s.deleteFactor.run(userId, STORED_TYPE[type]);
+  async deleteFactor(userId: string, type: FactorName): Promise<void> {
+    await this.sql.run('DELETE FROM user_factors WHERE user_id = ? AND type = ?', [userId, STORED_TYPE[type]]);
   }
 
-  emailCode(userId: string): EmailCodeRecord | undefined {
-    const row = this.s.emailCode.get(userId);
+  async emailCode(userId: string): Promise<EmailCodeRecord | undefined> {
+    const row = await this.sql.get<EmailCodeRow>('SELECT * FROM email_codes WHERE user_id = ?', [userId]);
     return (
       row && {
         userId: row.user_id,
@@ -193,25 +165,28 @@ export class SqliteFactorStore implements FactorStore {
     );
   }
 
-  putEmailCode(code: EmailCodeRecord): void {
-    this.s.putEmailCode.run({
-      user_id: code.userId,
-      purpose: code.purpose,
-      code_hash: code.codeHash,
-      sent_at: code.sentAt,
-      expires_at: code.expiresAt,
-    });
+  async putEmailCode(code: EmailCodeRecord): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO email_codes (user_id, purpose, code_hash, sent_at, expires_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET purpose = excluded.purpose, code_hash = excluded.code_hash,
+         sent_at = excluded.sent_at, expires_at = excluded.expires_at`,
+      [code.userId, code.purpose, code.codeHash, code.sentAt, code.expiresAt],
+    );
   }
 
-  deleteEmailCode(userId: string): void {
-    this.s.deleteEmailCode.run(userId);
+  async deleteEmailCode(userId: string): Promise<void> {
+    await this.sql.run('DELETE FROM email_codes WHERE user_id = ?', [userId]);
   }
 
-  consumeEmailCode(userId: string, codeHash: string): boolean {
-    return this.s.deleteEmailCodeIf.run(userId, codeHash).changes === 1;
+  async consumeEmailCode(userId: string, codeHash: string): Promise<boolean> {
+    const { changes } = await this.sql.run('DELETE FROM email_codes WHERE user_id = ? AND code_hash = ?', [
+      userId,
+      codeHash,
+    ]);
+    return changes === 1;
   }
 
-  pruneCodes(now: number): number {
-    return this.s.pruneCodes.run(now).changes;
+  async pruneCodes(now: number): Promise<number> {
+    return (await this.sql.run('DELETE FROM email_codes WHERE expires_at <= ?', [now])).changes;
   }
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../db/connection.js';
+import type { Sql } from '../db/sql.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
 export interface StoredMessage extends MailMessage {
@@ -13,9 +13,9 @@ export const MAILBOX_LIMIT = 1000;
 /** The development mailbox's messages. */
 export interface MailboxStore {
   /** Keeps the message (sent at `date`, ISO), and at most `keep` messages in all (the newest). */
-  add(message: MailMessage, date: string, keep: number): void;
+  add(message: MailMessage, date: string, keep: number): Promise<void>;
   /** Newest first. */
-  list(limit: number): StoredMessage[];
+  list(limit: number): Promise<StoredMessage[]>;
 }
 
 interface MessageRow {
@@ -26,29 +26,27 @@ interface MessageRow {
   created_at: string;
 }
 
-/** The mailbox in SQLite (migration 005). */
-export class SqliteMailboxStore implements MailboxStore {
-  private readonly s;
+/** The mailbox (migration 005) over `Sql`. */
+export class SqlMailboxStore implements MailboxStore {
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: Db) {
-    this.s = {
-      insert: db.prepare<[string, string, string, string]>(
-        'INSERT INTO mailbox_messages (to_address, subject, text, created_at) VALUES (?, ?, ?, ?)',
-      ),
-      trim: db.prepare<[number]>(
-        'DELETE FROM mailbox_messages WHERE id <= (SELECT max(id) FROM mailbox_messages) - ?',
-      ),
-      list: db.prepare<[number], MessageRow>('SELECT * FROM mailbox_messages ORDER BY id DESC LIMIT ?'),
-    };
+  async add(message: MailMessage, date: string, keep: number): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      await tx.run('INSERT INTO mailbox_messages (to_address, subject, text, created_at) VALUES (?, ?, ?, ?)', [
+        message.to,
+        message.subject,
+        message.text,
+        date,
+      ]);
+      await tx.run('DELETE FROM mailbox_messages WHERE id <= (SELECT max(id) FROM mailbox_messages) - ?', [keep]);
+    });
   }
 
-  add(message: MailMessage, date: string, keep: number): void {
-    this.s.insert.run(message.to, message.subject, message.text, date);
-    this.s.trim.run(keep);
-  }
-
-  list(limit: number): StoredMessage[] {
-    return this.s.list.all(limit).map((row) => ({
+  async list(limit: number): Promise<StoredMessage[]> {
+    const rows = await this.sql.all<MessageRow>('SELECT * FROM mailbox_messages ORDER BY id DESC LIMIT ?', [
+      limit,
+    ]);
+    return rows.map((row) => ({
       id: row.id,
       to: row.to_address,
       subject: row.subject,
@@ -72,11 +70,11 @@ export class Mailbox implements Mailer {
   ) {}
 
   async send(message: MailMessage): Promise<void> {
-    this.store.add(message, new Date(this.now()).toISOString(), MAILBOX_LIMIT);
+    await this.store.add(message, new Date(this.now()).toISOString(), MAILBOX_LIMIT);
   }
 
   /** Newest first. */
-  list(limit = 100): StoredMessage[] {
+  list(limit = 100): Promise<StoredMessage[]> {
     return this.store.list(limit);
   }
 

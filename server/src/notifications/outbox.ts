@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/connection.js';
+import type { Sql } from '../db/sql.js';
 import type { Mailer } from '../mail/mailer.js';
 import { composeNotice, subjectOf } from './texts.js';
 import type { AccountEvent, EventContext, NotificationRecipient, Notifier } from './types.js';
@@ -35,101 +35,90 @@ export interface ClaimedNotice {
 /** The outbox's rows: notices waiting to be sent, sent, or given up. */
 export interface OutboxStore {
   /**
-   * Adds a notice, due at `now`. Synchronous: runs inside the transaction of the change the notice is about, so
-   * the change and its notice commit together.
+   * Adds a notice, due at `now`. Run it inside the transaction of the change the notice is about, so the change
+   * and its notice commit together.
    */
-  add(notice: { userId: string; to: string; subject: string; text: string }, now: number): void;
+  add(notice: { userId: string; to: string; subject: string; text: string }, now: number): Promise<void>;
   /**
    * Claims up to `batch` due notices (tried fewer than `maxAttempts` times) for `claimMs`, in one atomic step for
    * every process that shares the storage, so two senders never take the same notice while its claim lasts.
    */
-  claimDue(now: number, claimMs: number, maxAttempts: number, batch: number): ClaimedNotice[];
-  markSent(id: number, now: number): void;
+  claimDue(now: number, claimMs: number, maxAttempts: number, batch: number): Promise<ClaimedNotice[]>;
+  markSent(id: number, now: number): Promise<void>;
   /** Records a failed send; the notice is due again at `nextAttemptAt`. */
-  markFailed(id: number, nextAttemptAt: number, error: string): void;
+  markFailed(id: number, nextAttemptAt: number, error: string): Promise<void>;
   /** Gives a claimed, unsent notice back (its attempt does not count), due at `now`. */
-  release(id: number, now: number): void;
+  release(id: number, now: number): Promise<void>;
   /** Whether a notice with this subject was added for the user since `since` (ms). */
-  addedSince(userId: string, subject: string, since: number): boolean;
+  addedSince(userId: string, subject: string, since: number): Promise<boolean>;
   /** Deletes notices added before `before` that were sent or tried `maxAttempts` times; returns how many. */
-  prune(before: number, maxAttempts: number): number;
+  prune(before: number, maxAttempts: number): Promise<number>;
 }
 
-/** The outbox in SQLite (migration 006's `notifications`). */
-export class SqliteOutboxStore implements OutboxStore {
-  private readonly s;
-  private readonly claim: (
-    now: number,
-    claimMs: number,
-    maxAttempts: number,
-    batch: number,
-  ) => ClaimedNotice[];
+/** The outbox (migration 006's `notifications`) over `Sql`. */
+export class SqlOutboxStore implements OutboxStore {
+  constructor(private readonly sql: Sql) {}
 
-  constructor(db: Db) {
-    this.s = {
-      insert: db.prepare<[string, string, string, string, number, number]>(
-        `INSERT INTO notifications (user_id, to_address, subject, text, created_at, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-      ),
-      due: db.prepare<[number, number, number], ClaimedNotice>(
+  async add(notice: { userId: string; to: string; subject: string; text: string }, now: number): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO notifications (user_id, to_address, subject, text, created_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+      [notice.userId, notice.to, notice.subject, notice.text, now, now],
+    );
+  }
+
+  claimDue(now: number, claimMs: number, maxAttempts: number, batch: number): Promise<ClaimedNotice[]> {
+    // A write transaction: serialised with every other sender's, so two never both see a row as due.
+    return this.sql.transaction(async (tx) => {
+      const rows = await tx.all<ClaimedNotice>(
         `SELECT id, user_id, to_address, subject, text, attempts FROM notifications
          WHERE sent_at IS NULL AND next_attempt_at <= ? AND attempts < ?
          ORDER BY next_attempt_at, id LIMIT ?`,
-      ),
-      take: db.prepare<[number, number]>(
-        'UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?',
-      ),
-      sent: db.prepare<[number, number]>(
-        'UPDATE notifications SET sent_at = ?, last_error = NULL WHERE id = ?',
-      ),
-      failed: db.prepare<[number, string, number]>(
-        'UPDATE notifications SET next_attempt_at = ?, last_error = ? WHERE id = ?',
-      ),
-      release: db.prepare<[number, number]>(
-        'UPDATE notifications SET attempts = attempts - 1, next_attempt_at = ? WHERE id = ? AND sent_at IS NULL',
-      ),
-      addedSince: db.prepare<[string, string, number]>(
-        'SELECT 1 FROM notifications WHERE user_id = ? AND subject = ? AND created_at >= ? LIMIT 1',
-      ),
-      prune: db.prepare<[number, number]>(
-        `DELETE FROM notifications WHERE created_at < ? AND (sent_at IS NOT NULL OR attempts >= ?)`,
-      ),
-    };
-    // IMMEDIATE: the write lock is taken before the read, so two senders cannot both see a row as due.
-    const claim = db.transaction((now: number, claimMs: number, maxAttempts: number, batch: number) => {
-      const rows = this.s.due.all(now, maxAttempts, batch);
-      for (const row of rows) this.s.take.run(now + claimMs, row.id);
+        [now, maxAttempts, batch],
+      );
+      for (const row of rows) {
+        await tx.run('UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?', [
+          now + claimMs,
+          row.id,
+        ]);
+      }
       return rows.map((row) => ({ ...row, attempts: row.attempts + 1 }));
     });
-    this.claim = (now, claimMs, maxAttempts, batch) => claim.immediate(now, claimMs, maxAttempts, batch);
   }
 
-  add(notice: { userId: string; to: string; subject: string; text: string }, now: number): void {
-    this.s.insert.run(notice.userId, notice.to, notice.subject, notice.text, now, now);
+  async markSent(id: number, now: number): Promise<void> {
+    await this.sql.run('UPDATE notifications SET sent_at = ?, last_error = NULL WHERE id = ?', [now, id]);
   }
 
-  claimDue(now: number, claimMs: number, maxAttempts: number, batch: number): ClaimedNotice[] {
-    return this.claim(now, claimMs, maxAttempts, batch);
+  async markFailed(id: number, nextAttemptAt: number, error: string): Promise<void> {
+    await this.sql.run('UPDATE notifications SET next_attempt_at = ?, last_error = ? WHERE id = ?', [
+      nextAttemptAt,
+      error,
+      id,
+    ]);
   }
 
-  markSent(id: number, now: number): void {
-    this.s.sent.run(now, id);
+  async release(id: number, now: number): Promise<void> {
+    await this.sql.run(
+      'UPDATE notifications SET attempts = attempts - 1, next_attempt_at = ? WHERE id = ? AND sent_at IS NULL',
+      [now, id],
+    );
   }
 
-  markFailed(id: number, nextAttemptAt: number, error: string): void {
-    this.s.failed.run(nextAttemptAt, error, id);
+  async addedSince(userId: string, subject: string, since: number): Promise<boolean> {
+    const row = await this.sql.get(
+      'SELECT 1 AS found FROM notifications WHERE user_id = ? AND subject = ? AND created_at >= ? LIMIT 1',
+      [userId, subject, since],
+    );
+    return row !== undefined;
   }
 
-  release(id: number, now: number): void {
-    this.s.release.run(now, id);
-  }
-
-  addedSince(userId: string, subject: string, since: number): boolean {
-    return this.s.addedSince.get(userId, subject, since) !== undefined;
-  }
-
-  prune(before: number, maxAttempts: number): number {
-    return this.s.prune.run(before, maxAttempts).changes;
+  async prune(before: number, maxAttempts: number): Promise<number> {
+    const { changes } = await this.sql.run(
+      'DELETE FROM notifications WHERE created_at < ? AND (sent_at IS NOT NULL OR attempts >= ?)',
+      [before, maxAttempts],
+    );
+    return changes;
   }
 }
 
@@ -161,10 +150,15 @@ export class Outbox implements Notifier {
     this.store = options.store;
   }
 
-  queue(recipient: NotificationRecipient, event: AccountEvent, context: EventContext): void {
+  async queue(
+    recipient: NotificationRecipient,
+    event: AccountEvent,
+    context: EventContext,
+    within: OutboxStore = this.store,
+  ): Promise<void> {
     const { subject, text } = composeNotice(event, context, this.options.portalUrl);
     const now = this.options.now();
-    this.store.add({ userId: recipient.id, to: recipient.email, subject, text }, now);
+    await within.add({ userId: recipient.id, to: recipient.email, subject, text }, now);
     this.kick();
   }
 
@@ -172,13 +166,13 @@ export class Outbox implements Notifier {
    * Whether a notice of this kind of event was queued for the account since `since` (ms): lets a caller send
    * one notice per lockout period instead of one per lockout of a sliding window.
    */
-  queuedSince(recipientId: string, event: AccountEvent, since: number): boolean {
+  queuedSince(recipientId: string, event: AccountEvent, since: number): Promise<boolean> {
     return this.store.addedSince(recipientId, subjectOf(event), since);
   }
 
   /**
-   * Delivery right after the caller's commit: a better-sqlite3 transaction is synchronous, so by the time
-   * setImmediate runs it has committed (or rolled back, and there is nothing to send).
+   * Delivery soon after the caller's commit: the claim is a write transaction, so it runs after the caller's
+   * transaction has committed (or rolled back, and there is nothing to send).
    */
   private kick(): void {
     if (this.kickScheduled || this.closed) return;
@@ -200,14 +194,14 @@ export class Outbox implements Notifier {
     while (!this.closed) {
       let rows: ClaimedNotice[];
       try {
-        rows = this.store.claimDue(this.options.now(), CLAIM_MS, MAX_ATTEMPTS, BATCH_SIZE);
+        rows = await this.store.claimDue(this.options.now(), CLAIM_MS, MAX_ATTEMPTS, BATCH_SIZE);
       } catch (error) {
         this.options.log.warn({ err: error }, 'account notices: could not claim due notices');
         return;
       }
       if (rows.length === 0) return;
       for (const row of rows) {
-        if (this.closed) this.release(row);
+        if (this.closed) await this.release(row);
         else await this.send(row);
       }
     }
@@ -223,12 +217,12 @@ export class Outbox implements Notifier {
     }
     try {
       if (failure === undefined) {
-        this.store.markSent(row.id, now());
+        await this.store.markSent(row.id, now());
         return;
       }
       const message = failure instanceof Error ? failure.message : String(failure);
       const givenUp = row.attempts >= MAX_ATTEMPTS;
-      this.store.markFailed(row.id, now() + retryDelayMs(row.attempts), message.slice(0, 500));
+      await this.store.markFailed(row.id, now() + retryDelayMs(row.attempts), message.slice(0, 500));
       log.warn(
         { err: failure, notification: row.id, userId: row.user_id, attempts: row.attempts },
         givenUp ? 'account notice not sent: given up' : 'account notice not sent: will retry',
@@ -241,9 +235,9 @@ export class Outbox implements Notifier {
   }
 
   /** Gives a claimed, unsent row back at shutdown, so the next start sends it at once. */
-  private release(row: ClaimedNotice): void {
+  private async release(row: ClaimedNotice): Promise<void> {
     try {
-      this.store.release(row.id, this.options.now());
+      await this.store.release(row.id, this.options.now());
     } catch (error) {
       this.options.log.warn(
         { err: error, notification: row.id },
@@ -253,7 +247,7 @@ export class Outbox implements Notifier {
   }
 
   /** Deletes rows sent or given up more than RETENTION_MS ago. */
-  prune(): number {
+  prune(): Promise<number> {
     return this.store.prune(this.options.now() - RETENTION_MS, MAX_ATTEMPTS);
   }
 
@@ -265,11 +259,9 @@ export class Outbox implements Notifier {
 
   start(): void {
     this.timer = setInterval(() => {
-      try {
-        this.prune();
-      } catch (error) {
+      this.prune().catch((error: unknown) => {
         this.options.log.warn({ err: error }, 'account notices: could not prune');
-      }
+      });
       void this.deliverDue();
     }, SWEEP_INTERVAL_MS);
     this.timer.unref();

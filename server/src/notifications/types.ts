@@ -1,4 +1,5 @@
 import type { FactorName } from 'shared-auth/contract';
+import type { OutboxStore } from './outbox.js';
 
 /** What happened to an account, for the notice mailed to its address. */
 export type AccountEvent =
@@ -27,13 +28,18 @@ export interface NotificationRecipient {
 
 export interface Notifier {
   /**
-   * Queues a notice to the account's address (an outbox row). Synchronous: call it inside the transaction of the
-   * change, so the change and its notice commit together; delivery happens afterwards and is retried.
+   * Queues a notice to the account's address (an outbox row). Pass the change's transaction (its outbox), so the
+   * change and its notice commit together; delivery happens afterwards and is retried.
    */
-  queue(recipient: NotificationRecipient, event: AccountEvent, context: EventContext): void;
+  queue(
+    recipient: NotificationRecipient,
+    event: AccountEvent,
+    context: EventContext,
+    within?: OutboxStore,
+  ): Promise<void>;
   /**
    * Whether a notice of this kind was queued for the account since `since` (ms): a throttle that locks again as
    * its sliding window moves tells the holder once per lockout period, not on every refused attempt.
    */
-  queuedSince(recipientId: string, event: AccountEvent, since: number): boolean;
+  queuedSince(recipientId: string, event: AccountEvent, since: number): Promise<boolean>;
 }

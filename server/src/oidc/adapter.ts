@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
-import type { Db } from '../db/connection.js';
+import { inList, type Sql } from '../db/sql.js';
 
 const epochNow = () => Math.floor(Date.now() / 1000);
 
@@ -33,12 +33,20 @@ export interface RevokedSessions {
   interactions: number;
 }
 
-export interface SqliteOidcStoreOptions {
+export interface ProviderStoreOptions {
   /**
    * Called inside the transaction that deletes a provider session (sign-out, or another session's revocation),
-   * so what hangs on the session (step-up grants) ends with it, atomically.
+   * so what hangs on the session (step-up grants) ends with it, atomically: `tx` is that transaction.
    */
-  onSessionsEnded?: (accountId: string, sessionUids: string[]) => void;
+  onSessionsEnded?: (tx: Sql, accountId: string, sessionUids: string[]) => Promise<unknown>;
+}
+
+/** An access token's session, grant and jti: what the per-call liveness check looks up. */
+export interface TokenSession {
+  accountId: string;
+  sid: string;
+  gid: string;
+  jti: string;
 }
 
 /**
@@ -50,124 +58,60 @@ export interface ProviderStore {
   readonly factory: AdapterFactory;
   adapterFor(model: string): Adapter;
   /** Deletes rows past their expiry; returns how many went. */
-  deleteExpired(): number;
+  deleteExpired(): Promise<number>;
   /**
    * Whether an access token's sign-in session (`sid`) and grant (`gid`) of this account still exist and the
-   * token itself was not revoked. Runs on every authenticated call.
+   * token itself was not revoked.
    */
-  isTokenAlive(token: { accountId: string; sid: string; gid: string; jti: string }): boolean;
+  isTokenAlive(token: TokenSession): Promise<boolean>;
   /** Refuses an access token (a JWT, not stored) until it expires: /v1/revoke of an access token. */
-  revokeAccessToken(jti: string, expiresAt: number): void;
+  revokeAccessToken(jti: string, expiresAt: number): Promise<void>;
   /** When the account's session `uid` signed in (loginTs, seconds), or undefined when it no longer exists. */
-  sessionLoginTime(accountId: string, sessionUid: string): number | undefined;
+  sessionLoginTime(accountId: string, sessionUid: string): Promise<number | undefined>;
   /**
-   * Ends every provider session of the account except `keepSessionUid`, with what belongs to them. Synchronous:
-   * runs inside the caller's transaction.
+   * Ends every provider session of the account except `keepSessionUid`, with what belongs to them. Run it inside
+   * the caller's transaction.
    */
-  revokeAccountExcept(accountId: string, keepSessionUid: string | undefined): RevokedSessions;
+  revokeAccountExcept(accountId: string, keepSessionUid: string | undefined): Promise<RevokedSessions>;
   /** The live grants of an account with the session each belongs to. */
-  grantsOfAccount(accountId: string): { grantId: string; sessionUid: string | null }[];
+  grantsOfAccount(accountId: string): Promise<{ grantId: string; sessionUid: string | null }[]>;
 }
 
+/** The per-call check as an SQL expression (1 or 0) over ? parameters: sid, account, gid, account, jti, now×2. */
+export const TOKEN_ALIVE_SQL = `CASE WHEN
+     EXISTS (SELECT 1 FROM oidc_payloads WHERE model = 'Session' AND uid = ? AND account_id = ?
+               AND (expires_at IS NULL OR expires_at > ?))
+     AND EXISTS (SELECT 1 FROM oidc_payloads WHERE model = 'Grant' AND id = ? AND account_id = ?
+               AND (expires_at IS NULL OR expires_at > ?))
+     AND NOT EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = ?)
+   THEN 1 ELSE 0 END`;
+
+/** The parameters of TOKEN_ALIVE_SQL, in order. */
+export function tokenAliveParams(token: TokenSession, now: number): [string, string, number, string, string, number, string] {
+  return [token.sid, token.accountId, now, token.gid, token.accountId, now, token.jti];
+}
+
+const UPSERT = `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, account_id, session_uid, expires_at, consumed_at)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)
+  ON CONFLICT (model, id) DO UPDATE SET
+    payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
+    uid = excluded.uid, account_id = excluded.account_id, session_uid = excluded.session_uid,
+    expires_at = excluded.expires_at, consumed_at = NULL`;
+
+const LIVE = '(expires_at IS NULL OR expires_at > ?)';
+
 /**
- * oidc-provider's storage (sessions, grants, codes, refresh tokens, interactions) in the portal's SQLite file.
- * Every write is a synchronous statement, committed before the provider goes on.
+ * oidc-provider's storage (sessions, grants, codes, refresh tokens, interactions) over `Sql`: every write is
+ * committed before the provider goes on.
  */
-export class SqliteOidcStore implements ProviderStore {
-  private readonly statements;
-  private readonly onSessionsEnded: NonNullable<SqliteOidcStoreOptions['onSessionsEnded']>;
+export class SqlProviderStore implements ProviderStore {
+  private readonly onSessionsEnded: NonNullable<ProviderStoreOptions['onSessionsEnded']>;
 
   constructor(
-    private readonly db: Db,
-    options: SqliteOidcStoreOptions = {},
+    private readonly sql: Sql,
+    options: ProviderStoreOptions = {},
   ) {
-    this.onSessionsEnded = options.onSessionsEnded ?? (() => undefined);
-    this.statements = {
-      upsert: db.prepare(
-        `INSERT INTO oidc_payloads (model, id, payload, grant_id, user_code, uid, account_id, session_uid, expires_at, consumed_at)
-         VALUES (@model, @id, @payload, @grant_id, @user_code, @uid, @account_id, @session_uid, @expires_at, NULL)
-         ON CONFLICT (model, id) DO UPDATE SET
-           payload = excluded.payload, grant_id = excluded.grant_id, user_code = excluded.user_code,
-           uid = excluded.uid, account_id = excluded.account_id, session_uid = excluded.session_uid,
-           expires_at = excluded.expires_at, consumed_at = NULL`,
-      ),
-      find: db.prepare<[string, string, number], PayloadRow>(
-        `SELECT payload, consumed_at FROM oidc_payloads
-         WHERE model = ? AND id = ? AND (expires_at IS NULL OR expires_at > ?)`,
-      ),
-      findByUid: db.prepare<[string, string, number], PayloadRow>(
-        `SELECT payload, consumed_at FROM oidc_payloads
-         WHERE model = ? AND uid = ? AND (expires_at IS NULL OR expires_at > ?)`,
-      ),
-      findByUserCode: db.prepare<[string, string, number], PayloadRow>(
-        `SELECT payload, consumed_at FROM oidc_payloads
-         WHERE model = ? AND user_code = ? AND (expires_at IS NULL OR expires_at > ?)`,
-      ),
-      // The first consumption counts: a second use inside the grace period must not extend it.
-      consume: db.prepare(
-        'UPDATE oidc_payloads SET consumed_at = coalesce(consumed_at, ?) WHERE model = ? AND id = ?',
-      ),
-      sessionOwner: db.prepare<[string], { uid: string | null; account_id: string | null }>(
-        `SELECT uid, account_id FROM oidc_payloads WHERE model = 'Session' AND id = ?`,
-      ),
-      destroy: db.prepare('DELETE FROM oidc_payloads WHERE model = ? AND id = ?'),
-      revokeByGrantId: db.prepare('DELETE FROM oidc_payloads WHERE grant_id = ?'),
-      deleteExpired: db.prepare('DELETE FROM oidc_payloads WHERE expires_at IS NOT NULL AND expires_at <= ?'),
-      deleteExpiredRevocations: db.prepare('DELETE FROM revoked_access_tokens WHERE expires_at <= ?'),
-      sessionPayload: db.prepare<[string, string], { payload: string }>(
-        `SELECT payload FROM oidc_payloads WHERE model = 'Session' AND account_id = ? AND uid = ?`,
-      ),
-      grantIdsOfSession: db.prepare<[string, string], { grant_id: string }>(
-        `SELECT DISTINCT grant_id FROM oidc_payloads
-         WHERE account_id = ? AND session_uid = ? AND grant_id IS NOT NULL`,
-      ),
-      otherSessionUids: db.prepare<{ account: string; keep: string | null }, { uid: string }>(
-        `SELECT uid FROM oidc_payloads
-         WHERE model = 'Session' AND account_id = @account AND uid IS NOT NULL AND uid IS NOT @keep`,
-      ),
-      // @kept is a JSON array of the grant ids to keep.
-      deleteOtherGrants: db.prepare(
-        `DELETE FROM oidc_payloads WHERE model = 'Grant' AND account_id = @account
-           AND id NOT IN (SELECT value FROM json_each(@kept))`,
-      ),
-      deleteOtherGrantTokens: db.prepare(
-        `DELETE FROM oidc_payloads WHERE account_id = @account AND model <> 'Grant' AND grant_id IS NOT NULL
-           AND grant_id NOT IN (SELECT value FROM json_each(@kept))`,
-      ),
-      deleteOtherSessionTokens: db.prepare(
-        `DELETE FROM oidc_payloads WHERE account_id = @account AND model NOT IN ('Session', 'Grant')
-           AND session_uid IS NOT NULL AND session_uid IS NOT @keep`,
-      ),
-      deleteOtherSessions: db.prepare(
-        `DELETE FROM oidc_payloads WHERE model = 'Session' AND account_id = @account AND uid IS NOT @keep`,
-      ),
-      // Sign-ins in progress that already passed the password step (a second step may hold the account id).
-      deleteSignInsInProgress: db.prepare(
-        `DELETE FROM oidc_payloads WHERE model = 'Interaction' AND (
-           json_extract(payload, '$.result.portal.accountId') = @account
-           OR json_extract(payload, '$.result.login.accountId') = @account)`,
-      ),
-      grantIdsOfAccount: db.prepare<[string, number], { grant_id: string; session_uid: string | null }>(
-        `SELECT DISTINCT grant_id, session_uid FROM oidc_payloads
-         WHERE account_id = ? AND grant_id IS NOT NULL AND (expires_at IS NULL OR expires_at > ?)`,
-      ),
-      // The per-request check: is the token's session there, is its grant there, was the token itself revoked?
-      tokenAlive: db.prepare<
-        { sid: string; gid: string; account: string; jti: string; now: number },
-        { alive: number }
-      >(
-        `SELECT
-           EXISTS (SELECT 1 FROM oidc_payloads WHERE model = 'Session' AND uid = @sid AND account_id = @account
-                     AND (expires_at IS NULL OR expires_at > @now))
-           AND EXISTS (SELECT 1 FROM oidc_payloads WHERE model = 'Grant' AND id = @gid AND account_id = @account
-                     AND (expires_at IS NULL OR expires_at > @now))
-           AND NOT EXISTS (SELECT 1 FROM revoked_access_tokens WHERE jti = @jti) AS alive`,
-      ),
-      revokeAccessToken: db.prepare<[string, number]>(
-        `INSERT INTO revoked_access_tokens (jti, expires_at) VALUES (?, ?)
-         ON CONFLICT (jti) DO NOTHING`,
-      ),
-    };
+    this.onSessionsEnded = options.onSessionsEnded ?? (async () => undefined);
   }
 
   private static decode(model: string, id: string, row: PayloadRow | undefined): AdapterPayload | undefined {
@@ -182,49 +126,61 @@ export class SqliteOidcStore implements ProviderStore {
   }
 
   adapterFor(model: string): Adapter {
-    const s = this.statements;
-    const decode = SqliteOidcStore.decode;
+    const { sql } = this;
+    const decode = SqlProviderStore.decode;
     const key = (id: string) => storedIdOf(model, id);
-    const destroySession = this.db.transaction((id: string) => {
-      const owner = s.sessionOwner.get(key(id));
-      s.destroy.run(model, key(id));
-      if (owner?.account_id && owner.uid) this.onSessionsEnded(owner.account_id, [owner.uid]);
-    });
+    const findBy = async (column: 'id' | 'uid' | 'user_code', value: string, id: string) =>
+      decode(
+        model,
+        id,
+        await sql.get<PayloadRow>(
+          `SELECT payload, consumed_at FROM oidc_payloads WHERE model = ? AND ${column} = ? AND ${LIVE}`,
+          [model, value, epochNow()],
+        ),
+      );
+    const destroySession = (id: string) =>
+      sql.transaction(async (tx) => {
+        const owner = await tx.get<{ uid: string | null; account_id: string | null }>(
+          `SELECT uid, account_id FROM oidc_payloads WHERE model = 'Session' AND id = ?`,
+          [key(id)],
+        );
+        await tx.run('DELETE FROM oidc_payloads WHERE model = ? AND id = ?', [model, key(id)]);
+        if (owner?.account_id && owner.uid) await this.onSessionsEnded(tx, owner.account_id, [owner.uid]);
+      });
     return {
       async upsert(id, payload, expiresIn) {
         const stored: AdapterPayload = { ...payload };
         if (!PLAIN_ID_MODELS.has(model)) delete stored.jti;
-        s.upsert.run({
+        await sql.run(UPSERT, [
           model,
-          id: key(id),
-          payload: JSON.stringify(stored),
-          grant_id: payload.grantId ?? null,
-          user_code: payload.userCode ?? null,
-          uid: payload.uid ?? null,
-          account_id: payload.accountId ?? null,
-          session_uid: (payload as { sessionUid?: string }).sessionUid ?? null,
-          expires_at: Number.isFinite(expiresIn) ? epochNow() + expiresIn : null,
-        });
+          key(id),
+          JSON.stringify(stored),
+          payload.grantId ?? null,
+          payload.userCode ?? null,
+          payload.uid ?? null,
+          payload.accountId ?? null,
+          (payload as { sessionUid?: string }).sessionUid ?? null,
+          Number.isFinite(expiresIn) ? epochNow() + expiresIn : null,
+        ]);
       },
-      async find(id) {
-        return decode(model, id, s.find.get(model, key(id), epochNow()));
-      },
+      find: (id) => findBy('id', key(id), id),
       // Only sessions are looked up by uid, to check that one still exists; its id is not needed there.
-      async findByUid(uid) {
-        return decode(model, '', s.findByUid.get(model, uid, epochNow()));
-      },
-      async findByUserCode(userCode) {
-        return decode(model, '', s.findByUserCode.get(model, userCode, epochNow()));
-      },
+      findByUid: (uid) => findBy('uid', uid, ''),
+      findByUserCode: (userCode) => findBy('user_code', userCode, ''),
       async consume(id) {
-        s.consume.run(epochNow(), model, key(id));
+        // The first consumption counts: a second use inside the grace period must not extend it.
+        await sql.run('UPDATE oidc_payloads SET consumed_at = coalesce(consumed_at, ?) WHERE model = ? AND id = ?', [
+          epochNow(),
+          model,
+          key(id),
+        ]);
       },
       async destroy(id) {
-        if (model === 'Session') destroySession(id);
-        else s.destroy.run(model, key(id));
+        if (model === 'Session') await destroySession(id);
+        else await sql.run('DELETE FROM oidc_payloads WHERE model = ? AND id = ?', [model, key(id)]);
       },
       async revokeByGrantId(grantId) {
-        s.revokeByGrantId.run(grantId);
+        await sql.run('DELETE FROM oidc_payloads WHERE grant_id = ?', [grantId]);
       },
     };
   }
@@ -234,38 +190,39 @@ export class SqliteOidcStore implements ProviderStore {
     return (model) => this.adapterFor(model);
   }
 
-  /** Deletes rows past their expiry; returns how many went. */
-  deleteExpired(): number {
+  async deleteExpired(): Promise<number> {
     const now = epochNow();
-    return (
-      this.statements.deleteExpired.run(now).changes +
-      this.statements.deleteExpiredRevocations.run(now).changes
-    );
+    const payloads = await this.sql.run('DELETE FROM oidc_payloads WHERE expires_at IS NOT NULL AND expires_at <= ?', [
+      now,
+    ]);
+    const revocations = await this.sql.run('DELETE FROM revoked_access_tokens WHERE expires_at <= ?', [now]);
+    return payloads.changes + revocations.changes;
   }
 
-  /**
-   * Whether an access token's sign-in session (`sid`) and grant (`gid`) of this account still exist and the
-   * token itself was not revoked. One indexed read; runs on every authenticated call.
-   */
-  isTokenAlive(token: { accountId: string; sid: string; gid: string; jti: string }): boolean {
-    const row = this.statements.tokenAlive.get({
-      sid: token.sid,
-      gid: token.gid,
-      account: token.accountId,
-      jti: token.jti,
-      now: epochNow(),
-    });
+  async isTokenAlive(token: TokenSession): Promise<boolean> {
+    const row = await this.sql.get<{ alive: number }>(
+      `SELECT ${TOKEN_ALIVE_SQL} AS alive`,
+      tokenAliveParams(token, epochNow()),
+    );
     return row?.alive === 1;
   }
 
-  /** Refuses an access token (a JWT, not stored) until it expires: /v1/revoke of an access token. */
-  revokeAccessToken(jti: string, expiresAt: number): void {
-    this.statements.revokeAccessToken.run(jti, expiresAt);
+  async revokeAccessToken(jti: string, expiresAt: number): Promise<void> {
+    await this.sql.run(
+      'INSERT INTO revoked_access_tokens (jti, expires_at) VALUES (?, ?) ON CONFLICT (jti) DO NOTHING',
+      [jti, expiresAt],
+    );
   }
 
-  /** When the account's session `uid` signed in (loginTs, seconds), or undefined when it no longer exists. */
-  sessionLoginTime(accountId: string, sessionUid: string): number | undefined {
-    const row = this.statements.sessionPayload.get(accountId, sessionUid);
+  private sessionPayload(sql: Sql, accountId: string, sessionUid: string) {
+    return sql.get<{ payload: string }>(
+      `SELECT payload FROM oidc_payloads WHERE model = 'Session' AND account_id = ? AND uid = ?`,
+      [accountId, sessionUid],
+    );
+  }
+
+  async sessionLoginTime(accountId: string, sessionUid: string): Promise<number | undefined> {
+    const row = await this.sessionPayload(this.sql, accountId, sessionUid);
     if (!row) return undefined;
     const { loginTs } = JSON.parse(row.payload) as { loginTs?: unknown };
     return typeof loginTs === 'number' ? loginTs : undefined;
@@ -275,39 +232,86 @@ export class SqliteOidcStore implements ProviderStore {
    * Ends every provider session of the account except `keepSessionUid` (the `sid` of the caller's access
    * token), with the grants, refresh tokens and codes that belong to them, and any sign-in in progress that
    * already passed the password step: Okta's revokeSessions, minus the session making the change. Access tokens
-   * of the ended sessions are refused from then on (isTokenAlive). Synchronous statements: run it inside the
-   * caller's transaction.
+   * of the ended sessions are refused from then on (isTokenAlive). Run it inside the caller's transaction (it
+   * opens one of its own otherwise).
    */
-  revokeAccountExcept(accountId: string, keepSessionUid: string | undefined): RevokedSessions {
-    const s = this.statements;
-    const keep = keepSessionUid ?? null;
-    const keptGrants = new Set<string>();
-    if (keepSessionUid) {
-      const session = s.sessionPayload.get(accountId, keepSessionUid);
-      if (session) {
-        const { authorizations = {} } = JSON.parse(session.payload) as {
-          authorizations?: Record<string, { grantId?: string }>;
-        };
-        for (const { grantId } of Object.values(authorizations)) if (grantId) keptGrants.add(grantId);
+  revokeAccountExcept(accountId: string, keepSessionUid: string | undefined): Promise<RevokedSessions> {
+    return this.sql.transaction(async (tx) => {
+      const keep = keepSessionUid ?? null;
+      const keptGrants = new Set<string>();
+      if (keepSessionUid) {
+        const session = await this.sessionPayload(tx, accountId, keepSessionUid);
+        if (session) {
+          const { authorizations = {} } = JSON.parse(session.payload) as {
+            authorizations?: Record<string, { grantId?: string }>;
+          };
+          for (const { grantId } of Object.values(authorizations)) if (grantId) keptGrants.add(grantId);
+        }
+        const rows = await tx.all<{ grant_id: string }>(
+          `SELECT DISTINCT grant_id FROM oidc_payloads
+           WHERE account_id = ? AND session_uid = ? AND grant_id IS NOT NULL`,
+          [accountId, keepSessionUid],
+        );
+        for (const row of rows) keptGrants.add(row.grant_id);
       }
-      for (const row of s.grantIdsOfSession.all(accountId, keepSessionUid)) keptGrants.add(row.grant_id);
-    }
-    const kept = JSON.stringify([...keptGrants]);
-    const ended = s.otherSessionUids.all({ account: accountId, keep }).map((row) => row.uid);
-    const grants = s.deleteOtherGrants.run({ account: accountId, kept }).changes;
-    const tokens =
-      s.deleteOtherGrantTokens.run({ account: accountId, kept }).changes +
-      s.deleteOtherSessionTokens.run({ account: accountId, keep }).changes;
-    const sessions = s.deleteOtherSessions.run({ account: accountId, keep }).changes;
-    const interactions = s.deleteSignInsInProgress.run({ account: accountId }).changes;
-    if (ended.length > 0) this.onSessionsEnded(accountId, ended);
-    return { sessions, grants, tokens, interactions };
+      const kept = [...keptGrants];
+      // NOT IN over an empty list would match nothing (NULL): no kept grant means every grant goes.
+      const notKept = (column: string) => {
+        if (kept.length === 0) return { text: '', params: [] };
+        const list = inList(kept);
+        return { text: ` AND ${column} NOT ${list.text}`, params: list.params };
+      };
+      const ended = (
+        await tx.all<{ uid: string }>(
+          `SELECT uid FROM oidc_payloads
+           WHERE model = 'Session' AND account_id = ? AND uid IS NOT NULL AND uid IS DISTINCT FROM ?`,
+          [accountId, keep],
+        )
+      ).map((row) => row.uid);
+      const grantFilter = notKept('id');
+      const grants = (
+        await tx.run(`DELETE FROM oidc_payloads WHERE model = 'Grant' AND account_id = ?${grantFilter.text}`, [
+          accountId,
+          ...grantFilter.params,
+        ])
+      ).changes;
+      const tokenFilter = notKept('grant_id');
+      const grantTokens = await tx.run(
+        `DELETE FROM oidc_payloads WHERE account_id = ? AND model <> 'Grant' AND grant_id IS NOT NULL${tokenFilter.text}`,
+        [accountId, ...tokenFilter.params],
+      );
+      const sessionTokens = await tx.run(
+        `DELETE FROM oidc_payloads WHERE account_id = ? AND model NOT IN ('Session', 'Grant')
+           AND session_uid IS NOT NULL AND session_uid IS DISTINCT FROM ?`,
+        [accountId, keep],
+      );
+      const sessions = (
+        await tx.run(
+          `DELETE FROM oidc_payloads WHERE model = 'Session' AND account_id = ? AND uid IS DISTINCT FROM ?`,
+          [accountId, keep],
+        )
+      ).changes;
+      // Sign-ins in progress that already passed the password step (a second step may hold the account id).
+      const path = (json: string) =>
+        tx.dialect === 'sqlite' ? `json_extract(payload, '$.${json}')` : `(payload::jsonb #>> '{${json.replaceAll('.', ',')}}')`;
+      const interactions = (
+        await tx.run(
+          `DELETE FROM oidc_payloads WHERE model = 'Interaction' AND (
+             ${path('result.portal.accountId')} = ? OR ${path('result.login.accountId')} = ?)`,
+          [accountId, accountId],
+        )
+      ).changes;
+      if (ended.length > 0) await this.onSessionsEnded(tx, accountId, ended);
+      return { sessions, grants, tokens: grantTokens.changes + sessionTokens.changes, interactions };
+    });
   }
 
-  /** The live grants of an account with the session each belongs to. */
-  grantsOfAccount(accountId: string): { grantId: string; sessionUid: string | null }[] {
-    return this.statements.grantIdsOfAccount
-      .all(accountId, epochNow())
-      .map((row) => ({ grantId: row.grant_id, sessionUid: row.session_uid }));
+  async grantsOfAccount(accountId: string): Promise<{ grantId: string; sessionUid: string | null }[]> {
+    const rows = await this.sql.all<{ grant_id: string; session_uid: string | null }>(
+      `SELECT DISTINCT grant_id, session_uid FROM oidc_payloads
+       WHERE account_id = ? AND grant_id IS NOT NULL AND ${LIVE}`,
+      [accountId, epochNow()],
+    );
+    return rows.map((row) => ({ grantId: row.grant_id, sessionUid: row.session_uid }));
   }
 }

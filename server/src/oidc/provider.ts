@@ -180,8 +180,8 @@ export function createProvider({ config, directory, store, keys, cookieKeys }: P
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     // Claims are read from the directory each time a token is issued, so a saved profile shows in the next
     // ID token, also one obtained with a refresh token.
-    findAccount: (_ctx, sub) => {
-      const user = directory.findById(sub);
+    findAccount: async (_ctx, sub) => {
+      const user = await directory.findById(sub);
       if (!user) return undefined;
       return { accountId: user.id, claims: () => claimsOf(user) };
     },

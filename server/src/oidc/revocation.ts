@@ -28,7 +28,7 @@ export function accessTokenRevoker(jwks: JSONWebKeySet, issuer: string, store: P
     ) {
       return false;
     }
-    store.revokeAccessToken(payload.jti, payload.exp);
+    await store.revokeAccessToken(payload.jti, payload.exp);
     return true;
   };
 }

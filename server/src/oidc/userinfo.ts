@@ -40,7 +40,7 @@ export async function userinfoRoutes(app: FastifyInstance, { config, directory, 
     } catch {
       return refuse(reply, 'invalid token provided', true);
     }
-    const user = directory.findById(verified.userId);
+    const user = await directory.findById(verified.userId);
     if (!user) return refuse(reply, 'invalid token provided', true);
     const scopes = typeof verified.claims.scope === 'string' ? verified.claims.scope.split(' ') : [];
     if (!scopes.includes('openid')) {

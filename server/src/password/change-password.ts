@@ -13,12 +13,12 @@ import { HttpError } from '../http/errors.js';
 import type { RevokedSessions } from '../oidc/adapter.js';
 import type { AccountSessions } from '../auth/sessions.js';
 import type { Notifier } from '../notifications/types.js';
-import type { Transactions } from '../storage/index.js';
+import type { Storage } from '../storage/index.js';
 import { PASSWORD_CHANGE_LIMIT } from '../throttles/limits.js';
 import { retryAfterSeconds, Throttle, tooManyRequests, type ThrottleEvents } from '../throttles/throttle.js';
 
 export interface PasswordChangeDeps {
-  transactions: Transactions;
+  storage: Storage;
   directory: Directory;
   /** Wrong passwords per user (PASSWORD_CHANGE_LIMIT), shared by the password change and reauthenticate. */
   throttle: Throttle;
@@ -64,7 +64,7 @@ export async function verifyCurrentPassword(
   wrongMessage: string,
 ): Promise<{ verifyMs: number; hash: string }> {
   const { user } = actor;
-  const hash = deps.directory.passwordHashOf(user.id);
+  const hash = await deps.directory.passwordHashOf(user.id);
   if (hash === undefined)
     throw new PasswordChangeRefusal(API_ERRORS.notFound, 'The account no longer exists', undefined);
   if (hash === null)
@@ -75,21 +75,20 @@ export async function verifyCurrentPassword(
     );
 
   // Counted before argon2 runs; an attempt that cannot be recorded is refused with the storage error (503).
-  const reservation = deps.throttle.reserveOrThrow(user.id, (waitMs) =>
+  const reservation = await deps.throttle.reserveOrThrow(user.id, (waitMs) =>
     tooManyRequests(PASSWORD_CHANGE_ERRORS.throttled(retryAfterSeconds(waitMs)), waitMs),
   );
   const started = performance.now();
   const matches = await passwordMatches(hash, password);
   const verifyMs = performance.now() - started;
   if (!matches) {
-    const until = deps.throttle.lockedUntil(user.id);
-    const event = { type: 'account-locked', reason: 'password', until } as const;
-    const now = deps.now();
-    if (
-      deps.throttle.locks(reservation) &&
-      !deps.notifier.queuedSince(user.id, event, now - PASSWORD_CHANGE_LIMIT.windowMs)
-    ) {
-      deps.notifier.queue(user, event, { userAgent: actor.userAgent, at: now });
+    if (deps.throttle.locks(reservation)) {
+      const until = await deps.throttle.lockedUntil(user.id);
+      const event = { type: 'account-locked', reason: 'password', until } as const;
+      const now = deps.now();
+      if (!(await deps.notifier.queuedSince(user.id, event, now - PASSWORD_CHANGE_LIMIT.windowMs))) {
+        await deps.notifier.queue(user, event, { userAgent: actor.userAgent, at: now });
+      }
     }
     throw new PasswordChangeRefusal(API_ERRORS.wrongPassword, wrongMessage, verifyMs);
   }
@@ -112,7 +111,7 @@ export async function changePassword(
   const { user } = actor;
   if (user.isFederated)
     throw new PasswordChangeRefusal(API_ERRORS.federatedUser, PASSWORD_CHANGE_ERRORS.federated, undefined);
-  deps.factors.requireStepUp(user.id, actor.grantKey);
+  await deps.factors.requireStepUp(user.id, actor.grantKey);
 
   const failed = failedPasswordRules({
     password: NewPassword,
@@ -135,8 +134,8 @@ export async function changePassword(
   const newHash = await hashPassword(NewPassword);
   const hashMs = performance.now() - hashStart;
 
-  const revoked = deps.transactions.immediate(() => {
-    if (!deps.directory.replacePasswordHash(user.id, currentHash, newHash)) {
+  const revoked = await deps.storage.transaction(async (tx) => {
+    if (!(await tx.users.replacePasswordHash(user.id, currentHash, newHash, new Date(deps.now()).toISOString()))) {
       // Another change of this user's password committed while this one was hashing.
       throw new PasswordChangeRefusal(
         API_ERRORS.concurrentChange,
@@ -144,10 +143,15 @@ export async function changePassword(
         verifyMs,
       );
     }
-    deps.throttle.clear(user.id);
-    const ended = deps.sessions.endOtherSessions(user.id, actor.sessionUid);
-    deps.factors.endOtherStepUpGrants(user.id, actor.grantKey);
-    deps.notifier.queue(user, { type: 'password-changed' }, { userAgent: actor.userAgent, at: deps.now() });
+    await tx.throttles.passwordChange.clear(user.id);
+    const ended = await deps.sessions.endOtherSessions(user.id, actor.sessionUid, tx);
+    await deps.factors.endOtherStepUpGrants(user.id, actor.grantKey, tx);
+    await deps.notifier.queue(
+      user,
+      { type: 'password-changed' },
+      { userAgent: actor.userAgent, at: deps.now() },
+      tx.outbox,
+    );
     return ended;
   });
 

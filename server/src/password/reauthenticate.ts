@@ -14,7 +14,7 @@ export async function reauthenticate(
   password: string,
 ): Promise<{ expiresAt: number; verifyMs: number }> {
   const { user } = actor;
-  if (deps.factors.hasActiveFactor(user.id)) {
+  if (await deps.factors.hasActiveFactor(user.id)) {
     throw refusal(
       API_ERRORS.hasActiveFactor,
       'This account has 2-step verification: verify with one of its factors instead.',
@@ -26,6 +26,6 @@ export async function reauthenticate(
     password,
     REAUTHENTICATION_WRONG_PASSWORD_ERROR,
   );
-  deps.throttle.clear(user.id);
-  return { expiresAt: deps.factors.grantReauthentication(actor), verifyMs };
+  await deps.throttle.clear(user.id);
+  return { expiresAt: await deps.factors.grantReauthentication(actor), verifyMs };
 }

@@ -22,7 +22,7 @@ export default fp(
       const keys = await loadSigningKeys(config.DATA_DIR);
       // The provider's store ends a session's step-up grants with it, in the same transaction (storage/sqlite.ts).
       const store = app.storage.provider;
-      const sessions = providerSessions(store);
+      const sessions = providerSessions(app.storage);
       app.decorate('signingKeys', keys);
       app.decorate('oidcStore', store);
       app.decorate('accountSessions', sessions);
@@ -36,7 +36,7 @@ export default fp(
     } else {
       app.decorate('signingKeys', null);
       app.decorate('oidcStore', null);
-      app.decorate('accountSessions', orgSessions());
+      app.decorate('accountSessions', orgSessions(app.storage));
       app.decorate('tokenVerifier', oktaVerifier(config.issuer, config.API_AUDIENCE, policy));
     }
     app.decorateRequest('caller', null);

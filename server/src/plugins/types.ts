@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config/index.js';
-import type { Db } from '../db/connection.js';
+import type { Database } from '../db/sql.js';
 import type { Directory, User } from '../directory/directory.js';
 import type { AccessTokenClaims, TokenVerifier } from '../auth/verifier.js';
 import type { SigningKeys } from '../oidc/keys.js';
@@ -20,8 +20,8 @@ declare module 'fastify' {
     now: () => number;
     /** Every domain's store (plugins/app/storage.ts). */
     storage: Storage;
-    /** The SQLite connection under `storage`: health probes and start-up checks only. */
-    db: Db;
+    /** The database under `storage` (SQLite or PostgreSQL): the readiness probe only. */
+    database: Database;
     directory: Directory;
     tokenVerifier: TokenVerifier;
     /** Present in embedded mode only. */

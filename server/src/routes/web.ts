@@ -5,8 +5,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_ERROR_CODES, remotesConfigSchema } from 'shared-auth/contract';
-import type { Db } from '../db/connection.js';
-import { isStorageUnavailableError } from '../db/errors.js';
+import { storageUnavailableReason } from '../db/errors.js';
+import type { Database } from '../db/sql.js';
 
 const require = createRequire(import.meta.url);
 
@@ -28,29 +28,21 @@ export function cacheControlFor(filePath: string): string {
 /** How long one readiness result is reused: a flood of probes costs at most one database write a second. */
 export const READINESS_REUSE_MS = 1000;
 
-const STORAGE_PROBLEMS: [RegExp, string][] = [
-  [/^SQLITE_(BUSY|LOCKED)/, 'another process holds its write lock'],
-  [/^SQLITE_FULL/, 'the disk is full'],
-  [/^SQLITE_(READONLY|CANTOPEN)/, 'the database or its folder is read-only'],
-  [/^SQLITE_IOERR/, 'a disk I/O error happened'],
-];
-
 type Readiness = { ready: true } | { ready: false; error: string };
 
-/** Proves the database takes a write: one row of `meta`, in a write transaction (BEGIN IMMEDIATE). */
-function probeWrite(db: Db, now: number): Readiness {
+/** Proves the database takes a write: one row of `meta`, in a write transaction. */
+async function probeWrite(database: Database, now: number): Promise<Readiness> {
   try {
-    db.transaction(() => {
-      db.prepare(
-        `INSERT INTO meta (key, value) VALUES ('readiness_probe', ?)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-      ).run(new Date(now).toISOString());
-    }).immediate();
+    await database.probeWrite(now);
     return { ready: true };
   } catch (error) {
-    if (!isStorageUnavailableError(error)) throw error;
-    const reason = STORAGE_PROBLEMS.find(([code]) => code.test(error.code))?.[1] ?? 'it is unavailable';
-    return { ready: false, error: `The database cannot be written: ${reason} (${error.code}).` };
+    const reason = storageUnavailableReason(error);
+    if (reason === undefined) throw error;
+    const code = (error as { code?: unknown }).code;
+    return {
+      ready: false,
+      error: `The database cannot be written: ${reason}${typeof code === 'string' ? ` (${code})` : ''}.`,
+    };
   }
 }
 
@@ -92,9 +84,9 @@ export default fp(
       return remotesConfigSchema.parse(config.currentRemotes());
     });
 
-    // Liveness: the process answers. Cheap, and no database write (a busy database is not a dead process).
+    // Liveness: the process answers. No database at all: a database that is away is not a dead process, and
+    // restarting the instance would not bring it back (readiness says so instead).
     app.get('/healthz', async (_request, reply) => {
-      app.db.prepare('SELECT 1').get();
       reply.header('Cache-Control', 'no-store');
       return { status: 'ok', mode: config.embedded ? 'embedded' : 'okta' };
     });
@@ -104,7 +96,7 @@ export default fp(
     app.get('/readyz', async (_request, reply) => {
       const now = app.now();
       if (!lastProbe || now - lastProbe.at >= READINESS_REUSE_MS || now < lastProbe.at) {
-        lastProbe = { at: now, result: probeWrite(app.db, now) };
+        lastProbe = { at: now, result: await probeWrite(app.database, now) };
       }
       reply.header('Cache-Control', 'no-store');
       const { result } = lastProbe;

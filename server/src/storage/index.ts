@@ -1,3 +1,4 @@
+import type { Sql } from '../db/sql.js';
 import type { UserStore } from '../directory/store.js';
 import type { GrantStore } from '../factors/grants.js';
 import type { FactorStore } from '../factors/store.js';
@@ -7,22 +8,20 @@ import type { ProviderStore } from '../oidc/adapter.js';
 import type { ThrottleEvents } from '../throttles/throttle.js';
 
 /**
- * Changes that must commit together (a password change: the new hash, the throttle cleared, the other sessions
- * ended, the notice queued). The function runs synchronously inside one write transaction that holds the write
- * lock from its start (BEGIN IMMEDIATE), so every process sharing the storage sees it as one step; a throw
- * rolls everything back.
- */
-export interface Transactions {
-  immediate<T>(change: () => T): T;
-}
-
-/**
  * Everything the server keeps, one interface per domain. The routes and services see only these; the SQLite
  * implementation is built in one place (`sqliteStorage`, chosen by `openStorage`), so another backend is a
  * second implementation of this interface.
  */
 export interface Storage {
-  transactions: Transactions;
+  /**
+   * Changes that must commit together (a password change: the new hash, the throttle cleared, the other sessions
+   * ended, the notice queued): `work` gets the same stores bound to one write transaction, serialised against every
+   * other write transaction on every instance (see db/sql.ts); a throw rolls everything back. Only storage calls
+   * belong inside: hash, send and verify before.
+   */
+  transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
+  /** The SQL dialect under the stores (a few one-off checks differ). */
+  readonly sql: Sql;
   /** The user directory. */
   users: UserStore;
   /** The embedded provider's models and the per-call session liveness. */

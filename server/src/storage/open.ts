@@ -1,25 +1,25 @@
 import type { AppConfig } from '../config/index.js';
-import { openDatabase, type Db } from '../db/connection.js';
+import type { Database } from '../db/sql.js';
+import { openSqlite, useServingBusyTimeout } from '../db/sqlite.js';
 import type { Storage } from './index.js';
-import { sqliteStorage } from './sqlite.js';
+import { storageOver } from './sql.js';
 
 export interface OpenedStorage {
   storage: Storage;
-  /**
-   * The SQLite connection under it: the readiness probe, the start-up's one-off checks (TOTP key fingerprint,
-   * demo seeding) and the serving busy timeout use it directly.
-   */
-  db: Db;
-  close(): void;
+  /** The database under it: the readiness probe writes through it. */
+  database: Database;
+  /** From the moment requests are served: a locked database fails fast instead of holding requests. */
+  serving(): void;
+  close(): Promise<void>;
 }
 
-/** The storage the configuration asks for. SQLite in DATA_DIR is the only backend so far. */
-export function openStorage(config: Pick<AppConfig, 'DATA_DIR'>): OpenedStorage {
-  const db = openDatabase(config.DATA_DIR);
-  try {
-    return { storage: sqliteStorage(db), db, close: () => db.close() };
-  } catch (error) {
-    db.close();
-    throw error;
-  }
+/** The storage the configuration asks for: SQLite in DATA_DIR. */
+export async function openStorage(config: Pick<AppConfig, 'DATA_DIR'>): Promise<OpenedStorage> {
+  const database = openSqlite(config.DATA_DIR);
+  return {
+    storage: storageOver(database),
+    database,
+    serving: () => useServingBusyTimeout(database),
+    close: () => database.close(),
+  };
 }

@@ -9,19 +9,19 @@ export interface ThrottleLimit {
 /** The stored attempts of one throttle (one per use), by key (a user id, an email's hash, a device). */
 export interface ThrottleEvents {
   /** The key's event times after `since` (ms), oldest first. */
-  since(key: string, since: number): number[];
+  since(key: string, since: number): Promise<number[]>;
   /**
    * One atomic step for every process that shares the storage: reads the key's times after `since` and, when
    * fewer than `max`, records one at `at`. Returns the times read (before the new one). Throws the storage
    * error when the attempt cannot be recorded: callers refuse the attempt (fail closed, 503).
    */
-  reserve(key: string, at: number, since: number, max: number): number[];
+  reserve(key: string, at: number, since: number, max: number): Promise<number[]>;
   /** Takes back one event (an attempt that turned out not to count, e.g. an email that was not sent). */
-  remove(key: string, at: number): void;
-  /** Forgets every event of the key (a right password or code). Synchronous: may run in a change's transaction. */
-  clear(key: string): void;
+  remove(key: string, at: number): Promise<void>;
+  /** Forgets every event of the key (a right password or code). May run in a change's transaction. */
+  clear(key: string): Promise<void>;
   /** Deletes events at or before `before`, of every key; returns how many. */
-  prune(before: number): number;
+  prune(before: number): Promise<number>;
 }
 
 /** An attempt counted before it is checked. */
@@ -64,28 +64,28 @@ export class Throttle {
   }
 
   /** Milliseconds until `key` may try again; 0 when it may try now. */
-  retryAfterMs(key: string): number {
+  async retryAfterMs(key: string): Promise<number> {
     const now = this.now();
-    return this.waitFor(this.events.since(key, now - this.limit.windowMs), now);
+    return this.waitFor(await this.events.since(key, now - this.limit.windowMs), now);
   }
 
   /** When the attempts that count now stop counting: the end of a lockout (ms since the epoch). */
-  lockedUntil(key: string): number {
-    return this.now() + this.retryAfterMs(key);
+  async lockedUntil(key: string): Promise<number> {
+    return this.now() + (await this.retryAfterMs(key));
   }
 
   /** Counts one attempt under `key` before it is checked, or refuses it at the limit. */
-  reserve(key: string): ReserveOutcome {
+  async reserve(key: string): Promise<ReserveOutcome> {
     const now = this.now();
-    const times = this.events.reserve(key, now, now - this.limit.windowMs, this.limit.max);
+    const times = await this.events.reserve(key, now, now - this.limit.windowMs, this.limit.max);
     const wait = this.waitFor(times, now);
     if (wait > 0) return { kind: 'refused', retryAfterMs: wait };
     return { kind: 'reserved', reservation: { key, at: now, count: times.length + 1 } };
   }
 
   /** Like reserve, but a refusal is thrown: `refusal(retryAfterMs)`, usually `tooManyRequests(…)`. */
-  reserveOrThrow(key: string, refusal: (retryAfterMs: number) => Error): Reservation {
-    const outcome = this.reserve(key);
+  async reserveOrThrow(key: string, refusal: (retryAfterMs: number) => Error): Promise<Reservation> {
+    const outcome = await this.reserve(key);
     if (outcome.kind === 'refused') throw refusal(outcome.retryAfterMs);
     return outcome.reservation;
   }
@@ -96,17 +96,17 @@ export class Throttle {
   }
 
   /** Takes a reservation back: the attempt did not happen after all. */
-  undo(reservation: Reservation): void {
-    this.events.remove(reservation.key, reservation.at);
+  undo(reservation: Reservation): Promise<void> {
+    return this.events.remove(reservation.key, reservation.at);
   }
 
   /** A right password or code: every counted attempt of the key is forgotten. */
-  clear(key: string): void {
-    this.events.clear(key);
+  clear(key: string): Promise<void> {
+    return this.events.clear(key);
   }
 
   /** Deletes the events that no longer count (older than the window); never one that still counts. */
-  prune(): number {
+  prune(): Promise<number> {
     return this.events.prune(this.now() - this.limit.windowMs);
   }
 }

@@ -155,7 +155,7 @@ export async function interactionRoutes(
     return html(
       reply,
       200,
-      step.render({
+      await step.render({
         action: `${base}/${interaction.uid}/${step.name}`,
         csrf: csrfToken(keys, interaction.uid),
         accountId: progress?.accountId,

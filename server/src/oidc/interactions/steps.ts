@@ -58,12 +58,12 @@ export interface StepContext {
 
 export interface SignInStep {
   name: string;
-  render(context: StepContext): string;
+  render(context: StepContext): Promise<string>;
   submit(context: StepContext, form: Record<string, string | undefined>): Promise<StepOutcome>;
 }
 
 /** Which step follows a correct password; undefined means the login is done. */
-export type NextStepAfterPassword = (user: User) => string | undefined;
+export type NextStepAfterPassword = (user: User) => Promise<string | undefined>;
 
 export const PASSWORD_STEP = 'password';
 
@@ -86,20 +86,20 @@ export function passwordStep(
   nextStepAfterPassword: NextStepAfterPassword,
 ): SignInStep {
   /** Tells the account holder that their email is locked, once per lockout period. */
-  function noticeLock(user: User, key: string, userAgent: string | undefined) {
+  async function noticeLock(user: User, key: string, userAgent: string | undefined) {
     const at = now();
     const event = {
       type: 'account-locked',
       reason: 'sign-in',
-      until: at + throttle.retryAfterMs(key),
+      until: at + (await throttle.retryAfterMs(key)),
     } as const;
-    if (notifier.queuedSince(user.id, event, at - lockMs)) return;
-    notifier.queue({ id: user.id, email: user.email }, event, { at, userAgent });
+    if (await notifier.queuedSince(user.id, event, at - lockMs)) return;
+    await notifier.queue({ id: user.id, email: user.email }, event, { at, userAgent });
   }
 
   return {
     name: PASSWORD_STEP,
-    render: ({ action, csrf }) => signInPage({ action, csrf }),
+    render: async ({ action, csrf }) => signInPage({ action, csrf }),
     async submit({ action, csrf, device, userAgent }, form) {
       const email = (form.email ?? '').trim();
       const password = form.password ?? '';
@@ -111,11 +111,11 @@ export function passwordStep(
         };
       }
       // A browser that signed in to this account before counts under its own key; every other one under the email.
-      const account = directory.findByEmail(email);
+      const account = await directory.findByEmail(email);
       const trusted = account !== undefined && device !== undefined && device.accounts.includes(account.id);
       const key = trusted ? deviceKey(device.id, account.id) : emailKey(normaliseEmail(email), hashEmail);
       // Reserved before argon2 runs; a storage error here refuses the sign-in (the routes answer 503).
-      const reserved = throttle.reserve(key);
+      const reserved = await throttle.reserve(key);
       if (reserved.kind === 'refused') {
         return {
           kind: 'again',
@@ -127,7 +127,7 @@ export function passwordStep(
       const user = await directory.verifyPassword(email, password);
       if (!user) {
         // The failure that locks the email of an existing account (not a device's own key, not unknown emails).
-        if (account && !trusted && throttle.locks(reserved.reservation)) noticeLock(account, key, userAgent);
+        if (account && !trusted && throttle.locks(reserved.reservation)) await noticeLock(account, key, userAgent);
         return {
           kind: 'again',
           statusCode: 401,
@@ -135,8 +135,8 @@ export function passwordStep(
         };
       }
       // A right password: the reservation and every failure of its key are forgotten.
-      throttle.clear(key);
-      const next = nextStepAfterPassword(user);
+      await throttle.clear(key);
+      const next = await nextStepAfterPassword(user);
       return next
         ? { kind: 'next', step: next, accountId: user.id, amr: ['pwd'] }
         : { kind: 'done', accountId: user.id, amr: ['pwd'] };
@@ -151,12 +151,12 @@ export const VERIFICATION_CODE_STEP = 'verification-code';
  * Wrong codes and email sends go through the same per-user throttles as the Security page.
  */
 export function verificationCodeStep(directory: Directory, factors: FactorService): SignInStep {
-  function pageFor(
+  async function pageFor(
     { action, csrf }: StepContext,
     user: User,
     extra: { error?: string; notice?: string } = {},
   ) {
-    const active = factors.activeTypes(user.id);
+    const active = await factors.activeTypes(user.id);
     return verificationCodePage({
       action,
       csrf,
@@ -168,25 +168,25 @@ export function verificationCodeStep(directory: Directory, factors: FactorServic
 
   return {
     name: VERIFICATION_CODE_STEP,
-    render(context) {
-      const user = context.accountId ? directory.findById(context.accountId) : undefined;
+    async render(context) {
+      const user = context.accountId ? await directory.findById(context.accountId) : undefined;
       if (!user) return signInPage({ action: context.action, csrf: context.csrf, error: 'Sign in again.' });
       return pageFor(context, user);
     },
     async submit(context, form) {
       const { accountId } = context;
-      const user = accountId ? directory.findById(accountId) : undefined;
+      const user = accountId ? await directory.findById(accountId) : undefined;
       if (!user) throw new Error('The verification-code step ran without an account');
       // The factors were removed meanwhile (e.g. in another browser): nothing more to check.
-      if (!factors.hasActiveFactor(user.id)) return { kind: 'done', accountId: user.id, amr: [] };
-      const again = (
+      if (!(await factors.hasActiveFactor(user.id))) return { kind: 'done', accountId: user.id, amr: [] };
+      const again = async (
         statusCode: number,
         extra: { error?: string; notice?: string },
         headers?: Record<string, string>,
       ) => ({
         kind: 'again' as const,
         statusCode,
-        html: pageFor(context, user, extra),
+        html: await pageFor(context, user, extra),
         ...(headers ? { headers } : {}),
       });
       try {
@@ -196,7 +196,7 @@ export function verificationCodeStep(directory: Directory, factors: FactorServic
         }
         const code = (form.code ?? '').trim();
         if (code === '') return again(400, { error: MISSING_VERIFICATION_CODE });
-        factors.verifyAnyFactor(user, code);
+        await factors.verifyAnyFactor(user, code);
         return { kind: 'done', accountId: user.id, amr: ['otp', 'mfa'] };
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
@@ -212,7 +212,9 @@ export function buildSteps(deps: PasswordStepDeps & { factors: FactorService }):
   const { directory, factors } = deps;
   // A correct password finishes the login, unless the account has an active 2-step factor.
   const steps = [
-    passwordStep(deps, (user) => (factors.hasActiveFactor(user.id) ? VERIFICATION_CODE_STEP : undefined)),
+    passwordStep(deps, async (user) =>
+      (await factors.hasActiveFactor(user.id)) ? VERIFICATION_CODE_STEP : undefined,
+    ),
     verificationCodeStep(directory, factors),
   ];
   return new Map(steps.map((step) => [step.name, step]));

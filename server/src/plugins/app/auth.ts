@@ -19,8 +19,13 @@ declare module 'fastify' {
  */
 export default fp(
   async function authPlugin(app: FastifyInstance) {
-    const { tokenVerifier, directory, config } = app;
-    const deps = { verifier: tokenVerifier, directory, provisionUsers: !config.embedded };
+    const { tokenVerifier, directory, config, accountSessions } = app;
+    const deps = {
+      verifier: tokenVerifier,
+      directory,
+      sessions: accountSessions,
+      provisionUsers: !config.embedded,
+    };
     app.decorate('resolveCaller', (request: FastifyRequest, token: string) =>
       resolveCaller(deps, token, request.log),
     );

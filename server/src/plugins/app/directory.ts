@@ -13,7 +13,7 @@ export default fp(
     const directory = new Directory(app.storage.users);
     app.decorate('directory', directory);
     if (app.config.demoAccounts) {
-      const created = await seedDemoAccounts(directory, app.db, app.now);
+      const created = await seedDemoAccounts(directory, app.storage.sql, app.now);
       if (created.length > 0)
         app.log.info({ users: created.map((user) => user.email) }, 'demo accounts created');
     }

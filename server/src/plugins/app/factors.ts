@@ -22,7 +22,7 @@ export default fp(
   async function factorsPlugin(app: FastifyInstance) {
     const { config } = app;
     // Refuses (ConfigError naming TOTP_ENCRYPTION_KEY) a key that cannot open the secrets already sealed.
-    const loaded = loadTotpEncryptionKey(config.TOTP_ENCRYPTION_KEY, config.DATA_DIR, app.db);
+    const loaded = await loadTotpEncryptionKey(config.TOTP_ENCRYPTION_KEY, config.DATA_DIR, app.storage.sql);
     if (loaded.replacedUnusedKey) {
       app.log.warn(
         'TOTP_ENCRYPTION_KEY changed while no authenticator secret was sealed: the new key is kept',
@@ -37,11 +37,7 @@ export default fp(
       app.log.info({ file: loaded.file }, 'authenticator secrets: using the key saved in DATA_DIR');
     }
     const service = new FactorService({
-      transactions: app.storage.transactions,
-      store: app.storage.factors,
-      grants: app.storage.grants,
-      wrongCodes: app.storage.throttles.wrongCodes,
-      emailSends: app.storage.throttles.emailSends,
+      storage: app.storage,
       sessions: app.accountSessions,
       notifier: app.notifier,
       box: new SecretBox(loaded.key),
@@ -52,8 +48,10 @@ export default fp(
     });
     app.decorate('factors', service);
 
-    service.prune();
-    const timer = setInterval(() => service.prune(), PRUNE_INTERVAL_MS);
+    const prune = () =>
+      service.prune().catch((error: unknown) => app.log.warn({ err: error }, 'factors: could not prune'));
+    await prune();
+    const timer = setInterval(() => void prune(), PRUNE_INTERVAL_MS);
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   },

@@ -11,8 +11,8 @@ declare module 'fastify' {
   }
 }
 
-function mailboxPage(mailbox: Mailbox): string {
-  const messages = mailbox.list(100);
+async function mailboxPage(mailbox: Mailbox): Promise<string> {
+  const messages = await mailbox.list(100);
   const items = messages
     .map(
       (message) => `<article aria-labelledby="m${message.id}">
@@ -52,11 +52,11 @@ export default fp(
       const mailbox = new Mailbox(app.storage.mailbox, app.now);
       mailer = mailbox;
       app.get('/dev/mailbox', async (_request, reply) =>
-        reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(mailboxPage(mailbox)),
+        reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(await mailboxPage(mailbox)),
       );
       app.get('/dev/mailbox/messages', async (_request, reply) => {
         reply.header('Cache-Control', 'no-store');
-        return mailbox.list(100).map(({ to, subject, text, date }) => ({ to, subject, text, date }));
+        return (await mailbox.list(100)).map(({ to, subject, text, date }) => ({ to, subject, text, date }));
       });
       app.log.info(`email: kept in the built-in mailbox, ${config.PUBLIC_URL}/dev/mailbox`);
     } else {

@@ -21,7 +21,7 @@ export default fp(
     app.decorate(
       'passwords',
       passwordService({
-        transactions: app.storage.transactions,
+        storage: app.storage,
         directory: app.directory,
         throttle: passwordThrottle(app.storage.throttles.passwordChange, now),
         factors: app.factors,

@@ -39,11 +39,15 @@ export default fp(
     provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'identity provider error'));
     answerStorageErrorsWith503(provider);
 
-    store.deleteExpired();
-    const cleanup = setInterval(() => {
-      const removed = store.deleteExpired();
-      if (removed > 0) app.log.debug({ removed }, 'expired provider records deleted');
-    }, CLEANUP_INTERVAL_MS);
+    const deleteExpired = () =>
+      store.deleteExpired().then(
+        (removed) => {
+          if (removed > 0) app.log.debug({ removed }, 'expired provider records deleted');
+        },
+        (error: unknown) => app.log.warn({ err: error }, 'expired provider records not deleted'),
+      );
+    await deleteExpired();
+    const cleanup = setInterval(() => void deleteExpired(), CLEANUP_INTERVAL_MS);
     cleanup.unref();
     app.addHook('onClose', async () => clearInterval(cleanup));
 

@@ -14,20 +14,20 @@ function factorRoutes(factor: FactorName) {
     app.addHook('preHandler', async (request, reply) => {
       const caller = callerOf(request);
       refuseFederated(caller.user);
-      app.factors.requireStepUp(caller.user.id, sessionIdOf(caller));
+      await app.factors.requireStepUp(caller.user.id, sessionIdOf(caller));
       reply.header('Cache-Control', 'no-store');
     });
 
     if (factor === 'googleAuth') {
       registerCall(app, apiCalls.multifactor.googleAuth.enroll, async (request) => {
-        const actor = actorOf(app, request);
-        const enrolment = app.factors.enrollGoogle(actor);
+        const actor = await actorOf(app, request);
+        const enrolment = await app.factors.enrollGoogle(actor);
         request.log.info({ userId: actor.user.id }, 'authenticator enrolment started');
         return enrolment;
       });
     } else {
       registerCall(app, apiCalls.multifactor.email.enroll, async (request) => {
-        const actor = actorOf(app, request);
+        const actor = await actorOf(app, request);
         const status = await app.factors.enrollEmail(actor);
         request.log.info({ userId: actor.user.id }, 'email enrolment code sent');
         return { status };
@@ -35,12 +35,12 @@ function factorRoutes(factor: FactorName) {
     }
 
     registerCall(app, calls.details, async (request) =>
-      app.factors.details(callerOf(request).user.id, factor),
+      await app.factors.details(callerOf(request).user.id, factor),
     );
 
     registerCall(app, calls.activate, async (request) => {
-      const actor = actorOf(app, request);
-      const result = app.factors.activate(actor, factor, request.body.code);
+      const actor = await actorOf(app, request);
+      const result = await app.factors.activate(actor, factor, request.body.code);
       request.log.info({ userId: actor.user.id, factor }, '2-step factor activated');
       return result;
     });
@@ -53,8 +53,8 @@ function factorRoutes(factor: FactorName) {
     ] as const;
     for (const [call, change, logged] of changes) {
       registerCall(app, call, async (request) => {
-        const actor = actorOf(app, request);
-        const result = app.factors[change](actor, factor);
+        const actor = await actorOf(app, request);
+        const result = await app.factors[change](actor, factor);
         request.log.info({ userId: actor.user.id, factor }, logged);
         return result;
       });

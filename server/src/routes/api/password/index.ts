@@ -10,7 +10,7 @@ import { serverTiming } from '../../../password/server-timing.js';
 /** PUT /api/password/:sub/change (spec section 7). The /api hook has already checked the token and the sub. */
 export default async function passwordRoutes(app: FastifyInstance) {
   registerCall(app, apiCalls.passwordChange, async (request, reply) => {
-    const actor = actorOf(app, request);
+    const actor = await actorOf(app, request);
     const { user } = actor;
     try {
       const outcome = await app.passwords.change(actor, request.body);

@@ -26,7 +26,7 @@ export default async function profileRoutes(app: FastifyInstance) {
     if (user.isFederated)
       throw refusal(API_ERRORS.federatedUser, 'Federated users cannot edit their profile');
     const { firstName, lastName, country } = request.body;
-    const saved = app.directory.updateProfile(user.id, {
+    const saved = await app.directory.updateProfile(user.id, {
       givenName: firstName,
       familyName: lastName,
       country,

@@ -19,8 +19,8 @@ export default async function stepUpRoutes(app: FastifyInstance) {
   registerCall(app, apiCalls.stepUpChallenge, async (request) => {
     const caller = callerOf(request);
     return {
-      challengeUser: app.factors.needsStepUp(caller.user.id, sessionIdOf(caller)),
-      activeFactorsData: app.factors.activeFactorsData(caller.user),
+      challengeUser: await app.factors.needsStepUp(caller.user.id, sessionIdOf(caller)),
+      activeFactorsData: await app.factors.activeFactorsData(caller.user),
     };
   });
 
@@ -32,16 +32,16 @@ export default async function stepUpRoutes(app: FastifyInstance) {
   });
 
   registerCall(app, apiCalls.stepUpVerify, async (request) => {
-    const actor = actorOf(app, request);
+    const actor = await actorOf(app, request);
     const factor = FACTOR_OF_STEP_UP_SEGMENT[request.params.factor];
-    const expiresAt = app.factors.stepUp(actor, factor, request.body.passCode);
+    const expiresAt = await app.factors.stepUp(actor, factor, request.body.passCode);
     request.log.info({ userId: actor.user.id, factor }, 'step-up verified');
     return { status: 'VERIFIED' as const, expiresAt: new Date(expiresAt).toISOString() };
   });
 
   // "Confirm it's you": the password again before the first factor (FactorService.requireFreshProof).
   registerCall(app, apiCalls.reauthenticate, async (request, reply) => {
-    const actor = actorOf(app, request);
+    const actor = await actorOf(app, request);
     let confirmed;
     try {
       confirmed = await app.passwords.reauthenticate(actor, request.body.password);

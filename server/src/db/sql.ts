@@ -1,0 +1,48 @@
+/**
+ * The one way the stores reach a database: plain SQL with `?` placeholders, written once for both dialects
+ * (SQLite through better-sqlite3, PostgreSQL through pg). Where the dialects differ (JSON paths, arrays), a store
+ * asks `dialect`; everything else is the SQL both engines accept (ON CONFLICT, RETURNING, IS DISTINCT FROM).
+ *
+ * Values: strings, numbers (integers come back as numbers in both: the PostgreSQL pool parses int8), null, and
+ * Buffers. Booleans are stored as 0/1 integers in both schemas.
+ */
+export type Dialect = 'sqlite' | 'postgres';
+
+export type SqlValue = string | number | null | Buffer;
+
+export interface Sql {
+  readonly dialect: Dialect;
+  /** Every row of a query. */
+  all<T>(text: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** The first row of a query, if any. */
+  get<T>(text: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  /** A statement that changes rows; how many it changed. */
+  run(text: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
+  /**
+   * A write transaction: `work` runs with an Sql bound to it, and every statement in it commits together or not
+   * at all (a throw rolls back). Write transactions are serialised against each other, on every instance: SQLite's
+   * BEGIN IMMEDIATE takes the file's write lock; PostgreSQL takes a transaction-scoped advisory lock first. So a
+   * read-then-write inside one (count a throttle's events, then add one) sees no concurrent writer.
+   * Inside a transaction, `transaction` runs `work` in the same one. Keep slow work (hashing, mail) outside.
+   */
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+}
+
+/** The database a server opened: its Sql, the readiness probe, and closing. */
+export interface Database extends Sql {
+  /** Proves the database takes a write now; throws the driver's error when it does not. */
+  probeWrite(now: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `IN (?, ?, …)` for a list of values (an empty list matches nothing). Portable between the dialects. */
+export function inList(values: readonly SqlValue[]): { text: string; params: SqlValue[] } {
+  if (values.length === 0) return { text: 'IN (NULL)', params: [] };
+  return { text: `IN (${values.map(() => '?').join(', ')})`, params: [...values] };
+}
+
+/** A unique constraint refused the write (SQLite's SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY, PostgreSQL's 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

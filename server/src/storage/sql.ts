@@ -1,0 +1,44 @@
+import type { Sql } from '../db/sql.js';
+import { SqlUserStore } from '../directory/store.js';
+import { sessionGrantKey, SqlGrantStore } from '../factors/grants.js';
+import { SqlFactorStore } from '../factors/store.js';
+import { SqlMailboxStore } from '../mail/mailbox.js';
+import { SqlOutboxStore } from '../notifications/outbox.js';
+import { SqlProviderStore } from '../oidc/adapter.js';
+import {
+  EMAIL_SEND_EVENTS,
+  PASSWORD_CHANGE_EVENTS,
+  SIGN_IN_EVENTS,
+  SqlThrottleEvents,
+  WRONG_CODE_EVENTS,
+} from '../throttles/events.js';
+import type { Storage } from './index.js';
+
+/**
+ * Every store over one `Sql`: the database's, or a transaction's (then each store's statements run in it). The
+ * stores hold no state of their own, so building them per transaction costs a few objects.
+ */
+export function storageOver(sql: Sql): Storage {
+  const grants = new SqlGrantStore(sql);
+  const storage: Storage = {
+    sql,
+    transaction: (work) => sql.transaction((tx) => work(tx === sql ? storage : storageOver(tx))),
+    users: new SqlUserStore(sql),
+    // A provider session that ends (sign-out, or ended by a password or factor change) takes its step-up grants
+    // along, in the same transaction.
+    provider: new SqlProviderStore(sql, {
+      onSessionsEnded: (tx, accountId, uids) => new SqlGrantStore(tx).deleteOf(accountId, uids.map(sessionGrantKey)),
+    }),
+    factors: new SqlFactorStore(sql),
+    grants,
+    throttles: {
+      passwordChange: new SqlThrottleEvents(sql, PASSWORD_CHANGE_EVENTS),
+      signIn: new SqlThrottleEvents(sql, SIGN_IN_EVENTS),
+      wrongCodes: new SqlThrottleEvents(sql, WRONG_CODE_EVENTS),
+      emailSends: new SqlThrottleEvents(sql, EMAIL_SEND_EVENTS),
+    },
+    mailbox: new SqlMailboxStore(sql),
+    outbox: new SqlOutboxStore(sql),
+  };
+  return storage;
+}

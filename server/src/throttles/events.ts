@@ -1,0 +1,104 @@
+import type { Sql } from '../db/sql.js';
+import type { ThrottleEvents } from './throttle.js';
+
+/** Where one throttle's events live: a table, its key and time columns, and the kind within a shared table. */
+export interface ThrottleTable {
+  table: 'password_change_failures' | 'signin_failures' | 'factor_throttle_events';
+  key: 'user_id' | 'key';
+  at: 'failed_at' | 'at';
+  kind?: 'wrong-code' | 'email-send';
+  /**
+   * What a reservation deletes first: the key's events that no longer count, every key's (a spray of new keys
+   * cannot grow the table past one window), or nothing (a periodic prune does it).
+   */
+  pruneOnReserve: 'key' | 'all' | 'none';
+}
+
+export const PASSWORD_CHANGE_EVENTS: ThrottleTable = {
+  table: 'password_change_failures',
+  key: 'user_id',
+  at: 'failed_at',
+  pruneOnReserve: 'key',
+};
+export const SIGN_IN_EVENTS: ThrottleTable = {
+  table: 'signin_failures',
+  key: 'key',
+  at: 'at',
+  pruneOnReserve: 'all',
+};
+export const WRONG_CODE_EVENTS: ThrottleTable = {
+  table: 'factor_throttle_events',
+  key: 'user_id',
+  at: 'at',
+  kind: 'wrong-code',
+  pruneOnReserve: 'none',
+};
+export const EMAIL_SEND_EVENTS: ThrottleTable = {
+  table: 'factor_throttle_events',
+  key: 'user_id',
+  at: 'at',
+  kind: 'email-send',
+  pruneOnReserve: 'none',
+};
+
+/** A throttle's events (migrations 003, 004, 006) over `Sql`. */
+export class SqlThrottleEvents implements ThrottleEvents {
+  private readonly text;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly spec: ThrottleTable,
+  ) {
+    const { table, key, at, kind } = spec;
+    // The kind is a constant of this file, never input.
+    const ofKind = kind === undefined ? '' : ` AND kind = '${kind}'`;
+    // Neither table has a key of its own: one row of several equal ones is picked by the engine's row address.
+    const rowAddress = sql.dialect === 'sqlite' ? 'rowid' : 'ctid';
+    this.text = {
+      since: `SELECT ${at} AS at FROM ${table} WHERE ${key} = ?${ofKind} AND ${at} > ? ORDER BY ${at}`,
+      insert:
+        kind === undefined
+          ? `INSERT INTO ${table} (${key}, ${at}) VALUES (?, ?)`
+          : `INSERT INTO ${table} (${key}, kind, ${at}) VALUES (?, '${kind}', ?)`,
+      remove: `DELETE FROM ${table} WHERE ${rowAddress} = (
+                 SELECT ${rowAddress} FROM ${table} WHERE ${key} = ?${ofKind} AND ${at} = ? LIMIT 1)`,
+      clear: `DELETE FROM ${table} WHERE ${key} = ?${ofKind}`,
+      pruneKey: `DELETE FROM ${table} WHERE ${key} = ?${ofKind} AND ${at} <= ?`,
+      prune: `DELETE FROM ${table} WHERE ${at} <= ?${ofKind}`,
+    };
+  }
+
+  private async times(sql: Sql, key: string, since: number): Promise<number[]> {
+    const rows = await sql.all<{ at: number }>(this.text.since, [key, since]);
+    return rows.map((row) => row.at);
+  }
+
+  since(key: string, since: number): Promise<number[]> {
+    return this.times(this.sql, key, since);
+  }
+
+  reserve(key: string, at: number, since: number, max: number): Promise<number[]> {
+    const { pruneOnReserve } = this.spec;
+    // One write transaction: the check and the record are one step for every process and instance.
+    return this.sql.transaction(async (tx) => {
+      if (pruneOnReserve === 'all') await tx.run(this.text.prune, [since]);
+      const times = await this.times(tx, key, since);
+      if (times.length >= max) return times;
+      if (pruneOnReserve === 'key') await tx.run(this.text.pruneKey, [key, since]);
+      await tx.run(this.text.insert, [key, at]);
+      return times;
+    });
+  }
+
+  async remove(key: string, at: number): Promise<void> {
+    await this.sql.run(this.text.remove, [key, at]);
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.sql.run(this.text.clear, [key]);
+  }
+
+  async prune(before: number): Promise<number> {
+    return (await this.sql.run(this.text.prune, [before])).changes;
+  }
+}
