@@ -12,6 +12,7 @@ import {
 } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '../src/config/env.js';
+import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/sql.js';
 import { openSqlite } from '../src/db/sqlite.js';
 import {
@@ -22,6 +23,7 @@ import {
 import { KeyRing } from '../src/keys/ring.js';
 import { KeyRingStore } from '../src/keys/store.js';
 import { KEY_LEAD_MS, ringTimeline, type RingTimeline } from '../src/keys/timeline.js';
+import { createTestDatabase, isPostgresProject } from './support/postgres.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -31,31 +33,55 @@ const T0 = Date.UTC(2026, 0, 1);
 const timeline = (rotationDays = 90): RingTimeline =>
   ringTimeline({ rotationDays, longestTokenTtlSeconds: 3600, sessionTtlSeconds: 14 * 24 * 3600 });
 
-/** One database that several "instances" open, each with a connection of its own; everything closed after each test. */
+/** One database that several "instances" open, each with a connection (pool) of its own. */
 interface SharedDatabase {
   /** A new connection to the database: one instance's. */
-  connect(): Database;
+  connect(): Promise<Database>;
   /** SQLite only: the data folder (where an older install kept its key files). */
-  dataDir: string;
+  dataDir?: string;
 }
 
+/** Everything a test opened, closed after it (last opened, first closed). */
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function sqliteDatabase(): SharedDatabase {
+function sqliteDatabase(): Promise<SharedDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-key-ring-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  return {
+  return Promise.resolve({
     dataDir,
     connect() {
       const db = openSqlite(dataDir);
+      cleanups.push(() => db.close());
+      return Promise.resolve(db);
+    },
+  });
+}
+
+/** postgres project: a fresh migrated database on the run's PostgreSQL for each test. */
+async function postgresDatabase(): Promise<SharedDatabase> {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  return {
+    async connect() {
+      const db = await openPostgres({
+        url: database.url,
+        poolMax: 4,
+        connectTimeoutMs: 5000,
+        statementTimeoutMs: 5000,
+      });
       cleanups.push(() => db.close());
       return db;
     },
   };
 }
+
+/** The storage of this vitest project (vitest.config.ts runs the suite once per storage). */
+const backends: [string, () => Promise<SharedDatabase>][] = isPostgresProject()
+  ? [['PostgreSQL', postgresDatabase]]
+  : [['SQLite', sqliteDatabase]];
 
 /** A fake clock shared by the instances. */
 function clock(start = T0) {
@@ -112,10 +138,10 @@ async function verifiesAt(ring: KeyRing, token: string, at: number): Promise<boo
   }
 }
 
-describe('key ring (SQLite)', () => {
+describe.each(backends)('key ring (%s)', (_backend, database) => {
   it('generates a signing key (kid = its RFC 7638 thumbprint) and a cookie key on first start', async () => {
-    const shared = sqliteDatabase();
-    const db = shared.connect();
+    const shared = await database();
+    const db = await shared.connect();
     const ring = await openRing(db, clock());
 
     const { privateJwk, publicJwks, providerJwks } = ring.signing;
@@ -133,57 +159,33 @@ describe('key ring (SQLite)', () => {
     expect(await rowsOf(db)).toHaveLength(2);
 
     // No key file is written: the keys live in the database only.
-    expect(readdirSync(shared.dataDir).filter((file) => file.endsWith('.json'))).toEqual([]);
+    if (shared.dataDir) {
+      expect(readdirSync(shared.dataDir).filter((file) => file.endsWith('.json'))).toEqual([]);
+    }
 
     // A restart (another connection, a later time within the period) loads the same keys.
-    const again = await openRing(shared.connect(), clock(T0 + 10 * DAY));
+    const again = await openRing(await shared.connect(), clock(T0 + 10 * DAY));
     expect(again.signing.privateJwk.kid).toBe(privateJwk.kid);
     expect(again.cookieKeys).toEqual(ring.cookieKeys);
   });
 
   it('instances started together agree on one signing key and one cookie key', async () => {
-    const shared = sqliteDatabase();
+    const shared = await database();
     const time = clock();
-    const rings = await Promise.all(Array.from({ length: 4 }, () => openRing(shared.connect(), time)));
+    const connections = await Promise.all(Array.from({ length: 4 }, () => shared.connect()));
+    const rings = await Promise.all(connections.map((db) => openRing(db, time)));
     const kids = new Set(rings.map((ring) => ring.signing.privateJwk.kid));
     const cookies = new Set(rings.map((ring) => ring.cookieKeys.join()));
     expect(kids.size).toBe(1);
     expect(cookies.size).toBe(1);
-    expect(await rowsOf(shared.connect())).toHaveLength(2);
-  });
-
-  it('imports the key files of an older install, so the kid and the cookies stay valid', async () => {
-    const shared = sqliteDatabase();
-    const legacy = await generateSigningKey();
-    writeFileSync(path.join(shared.dataDir, LEGACY_SIGNING_KEY_FILE), legacy.material);
-    writeFileSync(path.join(shared.dataDir, LEGACY_COOKIE_KEYS_FILE), JSON.stringify(['newest', 'older']));
-    const time = clock();
-    const ring = await openRing(shared.connect(), { ...time, legacyDir: shared.dataDir });
-
-    expect(ring.signing.privateJwk.kid).toBe(legacy.kid);
-    expect(ring.signing.privateJwk.d).toBe((JSON.parse(legacy.material) as JWK).d);
-    expect(ring.cookieKeys).toEqual(['newest', 'older']);
-
-    // The file's older cookie key verifies for a session's lifetime (14 days and the margin), then goes.
-    time.set(T0 + 14 * DAY);
-    await ring.refresh();
-    expect(ring.cookieKeys).toEqual(['newest', 'older']);
-    time.set(T0 + 14 * DAY + 6 * MINUTE);
-    await ring.refresh();
-    expect(ring.cookieKeys).toEqual(['newest']);
-
-    // Once the ring has keys, the files are not read again.
-    writeFileSync(path.join(shared.dataDir, LEGACY_COOKIE_KEYS_FILE), JSON.stringify(['another']));
-    const later = await openRing(shared.connect(), { ...time, legacyDir: shared.dataDir });
-    expect(later.cookieKeys).toEqual(['newest']);
-    expect(later.signing.privateJwk.kid).toBe(legacy.kid);
+    expect(await rowsOf(await shared.connect())).toHaveLength(2);
   });
 
   it('rotates: the next key is published a lead time before it signs, the old one verifies until its tokens expired', async () => {
-    const shared = sqliteDatabase();
+    const shared = await database();
     const time = clock();
-    const a = await openRing(shared.connect(), time);
-    const b = await openRing(shared.connect(), time);
+    const a = await openRing(await shared.connect(), time);
+    const b = await openRing(await shared.connect(), time);
     const changes: string[] = [];
     b.onChange((ring) => changes.push(ring.signing.privateJwk.kid));
     const first = a.signing.privateJwk.kid;
@@ -198,7 +200,7 @@ describe('key ring (SQLite)', () => {
     time.set(T0 + 83 * DAY);
     const [changedA, changedB] = await Promise.all([a.refresh(), b.refresh()]);
     expect(changedA && changedB).toBe(true);
-    const db = shared.connect();
+    const db = await shared.connect();
     expect((await rowsOf(db)).map((row) => row.purpose)).toEqual(['cookie', 'cookie', 'signing', 'signing']);
     const next = kidsOf(a.signing.publicJwks)[1];
     expect(next).toBeDefined();
@@ -261,9 +263,9 @@ describe('key ring (SQLite)', () => {
   });
 
   it('after a long pause the next key still gets its whole lead before it signs', async () => {
-    const shared = sqliteDatabase();
+    const shared = await database();
     const time = clock();
-    const ring = await openRing(shared.connect(), time);
+    const ring = await openRing(await shared.connect(), time);
     const first = ring.signing.privateJwk.kid;
     time.set(T0 + 400 * DAY);
     await ring.refresh();
@@ -280,9 +282,9 @@ describe('key ring (SQLite)', () => {
   });
 
   it('KEY_ROTATION_DAYS=0 never rotates', async () => {
-    const shared = sqliteDatabase();
+    const shared = await database();
     const time = clock();
-    const ring = await openRing(shared.connect(), { ...time, timeline: timeline(0) });
+    const ring = await openRing(await shared.connect(), { ...time, timeline: timeline(0) });
     const first = ring.signing.privateJwk.kid;
     time.set(T0 + 3650 * DAY);
     expect(await ring.refresh()).toBe(false);
@@ -290,13 +292,43 @@ describe('key ring (SQLite)', () => {
   });
 
   it('a failed refresh keeps the keys loaded', async () => {
-    const shared = sqliteDatabase();
-    const db = shared.connect();
+    const shared = await database();
+    const db = await shared.connect();
     const ring = await openRing(db, clock());
     const kid = ring.signing.privateJwk.kid;
     await db.close();
     await expect(ring.refresh()).rejects.toThrow();
     expect(ring.signing.privateJwk.kid).toBe(kid);
+  });
+});
+
+describe('key ring upgrade (SQLite)', () => {
+  it('imports the key files of an older install, so the kid and the cookies stay valid', async () => {
+    const shared = await sqliteDatabase();
+    const dataDir = shared.dataDir ?? '';
+    const legacy = await generateSigningKey();
+    writeFileSync(path.join(dataDir, LEGACY_SIGNING_KEY_FILE), legacy.material);
+    writeFileSync(path.join(dataDir, LEGACY_COOKIE_KEYS_FILE), JSON.stringify(['newest', 'older']));
+    const time = clock();
+    const ring = await openRing(await shared.connect(), { ...time, legacyDir: dataDir });
+
+    expect(ring.signing.privateJwk.kid).toBe(legacy.kid);
+    expect(ring.signing.privateJwk.d).toBe((JSON.parse(legacy.material) as JWK).d);
+    expect(ring.cookieKeys).toEqual(['newest', 'older']);
+
+    // The file's older cookie key verifies for a session's lifetime (14 days and the margin), then goes.
+    time.set(T0 + 14 * DAY);
+    await ring.refresh();
+    expect(ring.cookieKeys).toEqual(['newest', 'older']);
+    time.set(T0 + 14 * DAY + 6 * MINUTE);
+    await ring.refresh();
+    expect(ring.cookieKeys).toEqual(['newest']);
+
+    // Once the ring has keys, the files are not read again.
+    writeFileSync(path.join(dataDir, LEGACY_COOKIE_KEYS_FILE), JSON.stringify(['another']));
+    const later = await openRing(await shared.connect(), { ...time, legacyDir: dataDir });
+    expect(later.cookieKeys).toEqual(['newest']);
+    expect(later.signing.privateJwk.kid).toBe(legacy.kid);
   });
 });
 
