@@ -7,6 +7,7 @@ import { decodeJwt, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JW
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config/index.js';
+import { createTestDatabase, isPostgresProject } from './support/postgres.js';
 
 export const PORTAL = 'http://localhost:3000';
 export const CLIENT_ID = 'account-portal';
@@ -48,27 +49,44 @@ export async function startApp(
   dataDir = tempDir(),
   options: Omit<BuildOptions, 'logger'> = {},
 ): Promise<TestApp> {
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    SHELL_DIST: path.join(dataDir, 'no-shell-build'),
-    LOG_LEVEL: 'silent',
-    ...env,
-  });
-  // TEST_LOG=debug shows the server's log while a test runs.
-  const app = await buildApp(config, {
-    ...options,
-    logger: process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false,
-  });
+  // The postgres project: a fresh database per app, unless the test names one (two apps over one database).
+  const database = isPostgresProject() && env.DATABASE_URL === undefined ? await createTestDatabase() : undefined;
+  const storageEnv: Record<string, string> = database
+    ? { DATABASE_URL: database.url, TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY }
+    : {};
+  let app: FastifyInstance;
+  let config: AppConfig;
+  try {
+    config = loadConfig({
+      DATA_DIR: dataDir,
+      SHELL_DIST: path.join(dataDir, 'no-shell-build'),
+      LOG_LEVEL: 'silent',
+      ...storageEnv,
+      ...env,
+    });
+    // TEST_LOG=debug shows the server's log while a test runs.
+    app = await buildApp(config, {
+      ...options,
+      logger: process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false,
+    });
+  } catch (error) {
+    await database?.drop();
+    throw error;
+  }
   return {
     app,
     config,
     dataDir,
     async close() {
       await app.close();
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
+
+/** The authenticator-secret key of the postgres project's apps (a shared database needs a configured key). */
+export const TEST_TOTP_KEY = '5f'.repeat(32);
 
 /**
  * Call at the top of a test file or of a describe: one app for the block, from `start` before its first test,

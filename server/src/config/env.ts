@@ -244,6 +244,37 @@ export const envSchema = z.object({
       return key;
     })
     .optional(),
+  /**
+   * PostgreSQL for everything stateful (postgres://user:password@host:port/database): any number of instances share
+   * it. Unset: SQLite in DATA_DIR, one instance.
+   */
+  DATABASE_URL: z
+    .string()
+    .refine(
+      (value) => {
+        try {
+          const url = new URL(value);
+          // A host, or a Unix socket folder (postgresql:///portal?host=/var/run/postgresql).
+          const host = url.hostname !== '' || url.searchParams.has('host');
+          return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && host;
+        } catch {
+          return false;
+        }
+      },
+      { error: 'must be a postgres:// or postgresql:// URL, e.g. postgres://portal:secret@db:5432/portal' },
+    )
+    .optional(),
+  /** Most connections one instance opens to PostgreSQL; requests wait for a free one (DATABASE_CONNECT_TIMEOUT_MS). */
+  DATABASE_POOL_MAX: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be between 1 and 100' })
+    .max(100, { error: 'must be between 1 and 100' })
+    .default(10),
+  /** How long a request waits for a PostgreSQL connection before it is answered 503 with Retry-After. */
+  DATABASE_CONNECT_TIMEOUT_MS: milliseconds(100, 60_000, 2000),
+  /** How long one PostgreSQL statement may run before it is cancelled (and the request answered 503). */
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(100, 300_000, 5000),
   /** Sends email through this SMTP server (smtp://host:port or smtps://user:pass@host:port). */
   SMTP_URL: z
     .string()
@@ -273,10 +304,16 @@ export type Env = Omit<ParsedEnv, 'TRUSTED_ORIGINS' | 'TRUST_PROXY' | 'DEV_MAILB
   DEMO_ACCOUNTS: boolean;
   /** PUBLIC_URL is http://localhost (any port): see isDevelopmentDefault. */
   developmentDefault: boolean;
+  /** Where everything stateful lives: SQLite in DATA_DIR (DATABASE_URL unset), or PostgreSQL. */
+  database: DatabaseConfig;
 };
 
+export type DatabaseConfig =
+  | { kind: 'sqlite'; dataDir: string }
+  | { kind: 'postgres'; url: string; poolMax: number; connectTimeoutMs: number; statementTimeoutMs: number };
+
 /** Settings whose value must never appear in a log or error message. */
-const SECRET_SETTINGS = new Set(['TOTP_ENCRYPTION_KEY', 'SMTP_URL']);
+const SECRET_SETTINGS = new Set(['TOTP_ENCRYPTION_KEY', 'SMTP_URL', 'DATABASE_URL']);
 
 /** Parses the environment; an empty value counts as unset so `PORT=` keeps the default. */
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
@@ -313,6 +350,14 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       issues.push({ key, message: 'is a development surface and is refused when PUBLIC_URL is https' });
     }
   }
+  // Instances that share a database share the key that seals its authenticator secrets: no per-machine key file.
+  if (parsed.DATABASE_URL !== undefined && parsed.TOTP_ENCRYPTION_KEY === undefined) {
+    issues.push({
+      key: 'TOTP_ENCRYPTION_KEY',
+      message:
+        'is required with DATABASE_URL: every instance must seal and open authenticator secrets with the same key (e.g. `openssl rand -hex 32`)',
+    });
+  }
   if (parsed.DEV_MAILBOX === true && parsed.SMTP_URL !== undefined) {
     issues.push({
       key: 'DEV_MAILBOX',
@@ -334,5 +379,15 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     DEV_MAILBOX: parsed.DEV_MAILBOX ?? developmentDefault,
     DEMO_ACCOUNTS: parsed.DEMO_ACCOUNTS ?? developmentDefault,
     developmentDefault,
+    database:
+      parsed.DATABASE_URL === undefined
+        ? { kind: 'sqlite', dataDir: parsed.DATA_DIR }
+        : {
+            kind: 'postgres',
+            url: parsed.DATABASE_URL,
+            poolMax: parsed.DATABASE_POOL_MAX,
+            connectTimeoutMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,
+            statementTimeoutMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS,
+          },
   };
 }

@@ -8,7 +8,7 @@ import { openStorage } from '../../storage/open.js';
  */
 export default fp(
   async function storagePlugin(app: FastifyInstance) {
-    const opened = await openStorage(app.config);
+    const opened = await openStorage(app.config, (message, error) => app.log.warn({ err: error }, message));
     app.decorate('database', opened.database);
     app.decorate('storage', opened.storage);
     // Start-up may wait for another process's lock; serving may not (plugins/errors.ts answers 503).
