@@ -4,7 +4,12 @@ import { DuplicateEmailError, type Directory } from '../directory/directory.js';
 import { refusal, unauthorized } from '../http/errors.js';
 import type { Caller } from '../plugins/types.js';
 import type { AccountSessions } from './sessions.js';
-import { InvalidTokenError, SESSION_ENDED_MESSAGE, type AccessTokenClaims, type TokenVerifier } from './verifier.js';
+import {
+  InvalidTokenError,
+  SESSION_ENDED_MESSAGE,
+  type AccessTokenClaims,
+  type TokenVerifier,
+} from './verifier.js';
 
 /** The caller the /api auth hook attached; a route outside that hook calling this is a programming error. */
 export function callerOf(request: FastifyRequest): Caller {

@@ -28,7 +28,11 @@ export interface AccountSessions {
    * Ends every session of the account but `keepSessionUid` (the caller's `sid`): their refresh tokens and
    * grants too, so their access tokens are refused at once. Pass the change's transaction as `within`.
    */
-  endOtherSessions(userId: string, keepSessionUid: string | undefined, within: Storage): Promise<RevokedSessions>;
+  endOtherSessions(
+    userId: string,
+    keepSessionUid: string | undefined,
+    within: Storage,
+  ): Promise<RevokedSessions>;
 }
 
 const NOTHING_ENDED: RevokedSessions = { sessions: 0, grants: 0, tokens: 0, interactions: 0 };

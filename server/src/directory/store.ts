@@ -37,7 +37,11 @@ export interface UserStore {
   /** The user and their argon2id hash (null: no password here), for a sign-in. */
   credentialsByEmail(email: string): Promise<{ user: User; passwordHash: string | null } | undefined>;
   /** Throws DuplicateEmailError when the email is taken. */
-  insert(user: Omit<User, 'createdAt' | 'updatedAt'>, passwordHash: string | null, now: string): Promise<void>;
+  insert(
+    user: Omit<User, 'createdAt' | 'updatedAt'>,
+    passwordHash: string | null,
+    now: string,
+  ): Promise<void>;
   /** Applies the given changes; returns the stored user, or undefined when the id is unknown. */
   updateProfile(id: string, changes: ProfileChanges, now: string): Promise<User | undefined>;
   setPasswordHash(id: string, hash: string, now: string): Promise<void>;
@@ -92,9 +96,7 @@ export class SqlUserStore implements UserStore {
     return row && rowToUser(row);
   }
 
-  async credentialsByEmail(
-    email: string,
-  ): Promise<{ user: User; passwordHash: string | null } | undefined> {
+  async credentialsByEmail(email: string): Promise<{ user: User; passwordHash: string | null } | undefined> {
     const row = await this.sql.get<UserRow>('SELECT * FROM users WHERE email = ?', [email]);
     return row && { user: rowToUser(row), passwordHash: row.password_hash };
   }
@@ -154,7 +156,12 @@ export class SqlUserStore implements UserStore {
     return row?.password_hash;
   }
 
-  async replacePasswordHash(id: string, expectedHash: string, newHash: string, now: string): Promise<boolean> {
+  async replacePasswordHash(
+    id: string,
+    expectedHash: string,
+    newHash: string,
+    now: string,
+  ): Promise<boolean> {
     const { changes } = await this.sql.run(
       'UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?',
       [newHash, now, id, expectedHash],

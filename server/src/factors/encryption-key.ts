@@ -59,8 +59,9 @@ export async function loadTotpEncryptionKey(
   if (!db) return loaded;
 
   const fingerprint = keyFingerprint(loaded.key);
-  const stored = (await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [TOTP_KEY_FINGERPRINT]))
-    ?.value;
+  const stored = (
+    await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [TOTP_KEY_FINGERPRINT])
+  )?.value;
   if (stored !== undefined && sameFingerprint(stored, fingerprint)) return loaded;
   if (sealed) {
     if (stored !== undefined) {

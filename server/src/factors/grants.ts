@@ -70,10 +70,10 @@ export class SqlGrantStore implements GrantStore {
   }
 
   async deleteOthers(userId: string, keepSessionKey: string): Promise<number> {
-    const { changes } = await this.sql.run('DELETE FROM stepup_grants WHERE user_id = ? AND session_id <> ?', [
-      userId,
-      keepSessionKey,
-    ]);
+    const { changes } = await this.sql.run(
+      'DELETE FROM stepup_grants WHERE user_id = ? AND session_id <> ?',
+      [userId, keepSessionKey],
+    );
     return changes;
   }
 

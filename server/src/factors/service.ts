@@ -22,12 +22,7 @@ import type { AccountEvent, Notifier } from '../notifications/types.js';
 import { MailError, type Mailer } from '../mail/mailer.js';
 import type { Storage } from '../storage/index.js';
 import { EMAIL_SEND_LIMIT, WRONG_CODE_LIMIT } from '../throttles/limits.js';
-import {
-  describeWait,
-  Throttle,
-  tooManyRequests,
-  type Reservation,
-} from '../throttles/throttle.js';
+import { describeWait, Throttle, tooManyRequests, type Reservation } from '../throttles/throttle.js';
 import type { GrantProof, GrantStore } from './grants.js';
 import { deriveKey, type SecretBox } from './secret-box.js';
 import type { CodePurpose, FactorRecord, FactorStore } from './store.js';
@@ -417,7 +412,11 @@ export class FactorService {
 
   // ---- Enrolment ------------------------------------------------------------------------------------------
 
-  private async refuseIfEnrolled(userId: string, type: FactorName, store: FactorStore = this.store): Promise<void> {
+  private async refuseIfEnrolled(
+    userId: string,
+    type: FactorName,
+    store: FactorStore = this.store,
+  ): Promise<void> {
     const status = statusOf(await store.factor(userId, type));
     if (status === 'ACTIVE' || status === 'INACTIVE') {
       throw refusal(

@@ -149,7 +149,10 @@ export class SqlFactorStore implements FactorStore {
   }
 
   async deleteFactor(userId: string, type: FactorName): Promise<void> {
-    await this.sql.run('DELETE FROM user_factors WHERE user_id = ? AND type = ?', [userId, STORED_TYPE[type]]);
+    await this.sql.run('DELETE FROM user_factors WHERE user_id = ? AND type = ?', [
+      userId,
+      STORED_TYPE[type],
+    ]);
   }
 
   async emailCode(userId: string): Promise<EmailCodeRecord | undefined> {

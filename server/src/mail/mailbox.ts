@@ -32,13 +32,13 @@ export class SqlMailboxStore implements MailboxStore {
 
   async add(message: MailMessage, date: string, keep: number): Promise<void> {
     await this.sql.transaction(async (tx) => {
-      await tx.run('INSERT INTO mailbox_messages (to_address, subject, text, created_at) VALUES (?, ?, ?, ?)', [
-        message.to,
-        message.subject,
-        message.text,
-        date,
+      await tx.run(
+        'INSERT INTO mailbox_messages (to_address, subject, text, created_at) VALUES (?, ?, ?, ?)',
+        [message.to, message.subject, message.text, date],
+      );
+      await tx.run('DELETE FROM mailbox_messages WHERE id <= (SELECT max(id) FROM mailbox_messages) - ?', [
+        keep,
       ]);
-      await tx.run('DELETE FROM mailbox_messages WHERE id <= (SELECT max(id) FROM mailbox_messages) - ?', [keep]);
     });
   }
 

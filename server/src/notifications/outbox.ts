@@ -59,7 +59,10 @@ export interface OutboxStore {
 export class SqlOutboxStore implements OutboxStore {
   constructor(private readonly sql: Sql) {}
 
-  async add(notice: { userId: string; to: string; subject: string; text: string }, now: number): Promise<void> {
+  async add(
+    notice: { userId: string; to: string; subject: string; text: string },
+    now: number,
+  ): Promise<void> {
     await this.sql.run(
       `INSERT INTO notifications (user_id, to_address, subject, text, created_at, next_attempt_at)
        VALUES (?, ?, ?, ?, ?, ?)`,

@@ -87,7 +87,10 @@ export const TOKEN_ALIVE_SQL = `CASE WHEN
    THEN 1 ELSE 0 END`;
 
 /** The parameters of TOKEN_ALIVE_SQL, in order. */
-export function tokenAliveParams(token: TokenSession, now: number): [string, string, number, string, string, number, string] {
+export function tokenAliveParams(
+  token: TokenSession,
+  now: number,
+): [string, string, number, string, string, number, string] {
   return [token.sid, token.accountId, now, token.gid, token.accountId, now, token.jti];
 }
 
@@ -169,11 +172,10 @@ export class SqlProviderStore implements ProviderStore {
       findByUserCode: (userCode) => findBy('user_code', userCode, ''),
       async consume(id) {
         // The first consumption counts: a second use inside the grace period must not extend it.
-        await sql.run('UPDATE oidc_payloads SET consumed_at = coalesce(consumed_at, ?) WHERE model = ? AND id = ?', [
-          epochNow(),
-          model,
-          key(id),
-        ]);
+        await sql.run(
+          'UPDATE oidc_payloads SET consumed_at = coalesce(consumed_at, ?) WHERE model = ? AND id = ?',
+          [epochNow(), model, key(id)],
+        );
       },
       async destroy(id) {
         if (model === 'Session') await destroySession(id);
@@ -192,9 +194,10 @@ export class SqlProviderStore implements ProviderStore {
 
   async deleteExpired(): Promise<number> {
     const now = epochNow();
-    const payloads = await this.sql.run('DELETE FROM oidc_payloads WHERE expires_at IS NOT NULL AND expires_at <= ?', [
-      now,
-    ]);
+    const payloads = await this.sql.run(
+      'DELETE FROM oidc_payloads WHERE expires_at IS NOT NULL AND expires_at <= ?',
+      [now],
+    );
     const revocations = await this.sql.run('DELETE FROM revoked_access_tokens WHERE expires_at <= ?', [now]);
     return payloads.changes + revocations.changes;
   }
@@ -270,10 +273,10 @@ export class SqlProviderStore implements ProviderStore {
       ).map((row) => row.uid);
       const grantFilter = notKept('id');
       const grants = (
-        await tx.run(`DELETE FROM oidc_payloads WHERE model = 'Grant' AND account_id = ?${grantFilter.text}`, [
-          accountId,
-          ...grantFilter.params,
-        ])
+        await tx.run(
+          `DELETE FROM oidc_payloads WHERE model = 'Grant' AND account_id = ?${grantFilter.text}`,
+          [accountId, ...grantFilter.params],
+        )
       ).changes;
       const tokenFilter = notKept('grant_id');
       const grantTokens = await tx.run(
@@ -293,7 +296,9 @@ export class SqlProviderStore implements ProviderStore {
       ).changes;
       // Sign-ins in progress that already passed the password step (a second step may hold the account id).
       const path = (json: string) =>
-        tx.dialect === 'sqlite' ? `json_extract(payload, '$.${json}')` : `(payload::jsonb #>> '{${json.replaceAll('.', ',')}}')`;
+        tx.dialect === 'sqlite'
+          ? `json_extract(payload, '$.${json}')`
+          : `(payload::jsonb #>> '{${json.replaceAll('.', ',')}}')`;
       const interactions = (
         await tx.run(
           `DELETE FROM oidc_payloads WHERE model = 'Interaction' AND (

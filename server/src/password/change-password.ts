@@ -135,7 +135,9 @@ export async function changePassword(
   const hashMs = performance.now() - hashStart;
 
   const revoked = await deps.storage.transaction(async (tx) => {
-    if (!(await tx.users.replacePasswordHash(user.id, currentHash, newHash, new Date(deps.now()).toISOString()))) {
+    if (
+      !(await tx.users.replacePasswordHash(user.id, currentHash, newHash, new Date(deps.now()).toISOString()))
+    ) {
       // Another change of this user's password committed while this one was hashing.
       throw new PasswordChangeRefusal(
         API_ERRORS.concurrentChange,

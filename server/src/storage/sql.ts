@@ -27,7 +27,8 @@ export function storageOver(sql: Sql): Storage {
     // A provider session that ends (sign-out, or ended by a password or factor change) takes its step-up grants
     // along, in the same transaction.
     provider: new SqlProviderStore(sql, {
-      onSessionsEnded: (tx, accountId, uids) => new SqlGrantStore(tx).deleteOf(accountId, uids.map(sessionGrantKey)),
+      onSessionsEnded: (tx, accountId, uids) =>
+        new SqlGrantStore(tx).deleteOf(accountId, uids.map(sessionGrantKey)),
     }),
     factors: new SqlFactorStore(sql),
     grants,

@@ -127,7 +127,8 @@ export function passwordStep(
       const user = await directory.verifyPassword(email, password);
       if (!user) {
         // The failure that locks the email of an existing account (not a device's own key, not unknown emails).
-        if (account && !trusted && throttle.locks(reserved.reservation)) await noticeLock(account, key, userAgent);
+        if (account && !trusted && throttle.locks(reserved.reservation))
+          await noticeLock(account, key, userAgent);
         return {
           kind: 'again',
           statusCode: 401,

@@ -52,7 +52,10 @@ export default fp(
       const mailbox = new Mailbox(app.storage.mailbox, app.now);
       mailer = mailbox;
       app.get('/dev/mailbox', async (_request, reply) =>
-        reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(await mailboxPage(mailbox)),
+        reply
+          .header('Cache-Control', 'no-store')
+          .type('text/html; charset=utf-8')
+          .send(await mailboxPage(mailbox)),
       );
       app.get('/dev/mailbox/messages', async (_request, reply) => {
         reply.header('Cache-Control', 'no-store');

@@ -34,8 +34,10 @@ function factorRoutes(factor: FactorName) {
       });
     }
 
-    registerCall(app, calls.details, async (request) =>
-      await app.factors.details(callerOf(request).user.id, factor),
+    registerCall(
+      app,
+      calls.details,
+      async (request) => await app.factors.details(callerOf(request).user.id, factor),
     );
 
     registerCall(app, calls.activate, async (request) => {
