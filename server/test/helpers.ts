@@ -50,7 +50,8 @@ export async function startApp(
   options: Omit<BuildOptions, 'logger'> = {},
 ): Promise<TestApp> {
   // The postgres project: a fresh database per app, unless the test names one (two apps over one database).
-  const database = isPostgresProject() && env.DATABASE_URL === undefined ? await createTestDatabase() : undefined;
+  const database =
+    isPostgresProject() && env.DATABASE_URL === undefined ? await createTestDatabase() : undefined;
   const storageEnv: Record<string, string> = database
     ? { DATABASE_URL: database.url, TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY }
     : {};
