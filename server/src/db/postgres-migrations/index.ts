@@ -1,0 +1,14 @@
+import { m001Schema } from './001-schema.js';
+import { m002KeyRing } from './002-key-ring.js';
+
+/**
+ * One PostgreSQL migration: SQL run as one script (several statements) inside the migration transaction, so it
+ * applies whole or not at all. Migration N (1-based) brings the database to version N (table schema_migrations).
+ */
+export interface PostgresMigration {
+  name: string;
+  sql: string;
+}
+
+/** Append only: never edit or reorder a migration that has shipped. */
+export const postgresMigrations: readonly PostgresMigration[] = [m001Schema, m002KeyRing];
