@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
 import type { AppConfig } from '../config/index.js';
-import { isStorageUnavailableError } from '../db/errors.js';
+import { storageUnavailableReason } from '../db/errors.js';
 import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from '../plugins/errors.js';
 import { retryAfterSeconds } from '../throttles/throttle.js';
 import { escapeHtml, page } from './html.js';
@@ -256,7 +256,7 @@ export function providerEdge(config: AppConfig, now: () => number) {
 export function answerStorageErrorsWith503(provider: Provider): void {
   const unavailable = new WeakSet<object>();
   provider.on('server_error', (ctx: object, error: unknown) => {
-    if (isStorageUnavailableError(error)) unavailable.add(ctx);
+    if (storageUnavailableReason(error) !== undefined) unavailable.add(ctx);
   });
   // provider.use runs around the provider's routes and their error handlers.
   provider.use(async (ctx, next) => {

@@ -1,13 +1,14 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isStorageUnavailableError } from '../db/errors.js';
+import { storageUnavailableReason } from '../db/errors.js';
 import { API_ERROR_CODES, defaultErrorCodeOf } from 'shared-auth/contract';
 import { HttpError } from '../http/errors.js';
 
 /**
  * The answer when the database cannot take a write right now (another process holds the lock, disk full,
- * read-only, I/O error): the same for every request, so it says nothing about what was asked or guessed.
+ * read-only, I/O error, PostgreSQL gone or timing out: db/errors.ts): the same for every request, so it says
+ * nothing about what was asked or guessed.
  */
 export const STORAGE_UNAVAILABLE_MESSAGE =
   'The service cannot store data right now (its database is busy or unavailable). Try again in a few seconds.';
@@ -25,9 +26,9 @@ export default fp(
           .headers(error.headers)
           .send({ error: error.message, code: error.code });
       }
-      // (Cast: the guard would narrow a FastifyError, which also has a string code, to `never` below.)
-      if (isStorageUnavailableError(error as unknown)) {
-        request.log.warn({ code: error.code }, 'storage unavailable: answered 503');
+      const unavailable = storageUnavailableReason(error);
+      if (unavailable !== undefined) {
+        request.log.warn({ code: error.code, reason: unavailable }, 'storage unavailable: answered 503');
         return reply
           .code(503)
           .header('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS))
