@@ -258,3 +258,71 @@ describe('logging', () => {
     expect(redactUrl('/profile')).toBe('/profile');
   });
 });
+
+describe('DATABASE_URL', () => {
+  const KEY = 'a'.repeat(64);
+  const URL_WITH_PASSWORD = 'postgres://portal:s3cret-pw@db.internal:5432/portal';
+
+  it('is unset by default: SQLite in DATA_DIR', () => {
+    expect(parseEnv({ DATA_DIR: '/var/lib/portal' }).database).toEqual({
+      kind: 'sqlite',
+      dataDir: '/var/lib/portal',
+    });
+  });
+
+  it('selects PostgreSQL, with a bounded pool and fail-fast timeouts by default', () => {
+    expect(parseEnv({ DATABASE_URL: URL_WITH_PASSWORD, TOTP_ENCRYPTION_KEY: KEY }).database).toEqual({
+      kind: 'postgres',
+      url: URL_WITH_PASSWORD,
+      poolMax: 10,
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 5000,
+    });
+    const env = parseEnv({
+      DATABASE_URL: 'postgresql:///portal?host=/var/run/postgresql',
+      TOTP_ENCRYPTION_KEY: KEY,
+      DATABASE_POOL_MAX: '25',
+      DATABASE_CONNECT_TIMEOUT_MS: '500',
+      DATABASE_STATEMENT_TIMEOUT_MS: '15000',
+    });
+    expect(env.database).toMatchObject({
+      kind: 'postgres',
+      poolMax: 25,
+      connectTimeoutMs: 500,
+      statementTimeoutMs: 15000,
+    });
+  });
+
+  it.each([
+    'mysql://portal:s3cret-pw@db.internal/portal',
+    'postgres://portal:s3cret-pw@/portal',
+    'portal:s3cret-pw@db.internal/portal',
+    'http://portal:s3cret-pw@db.internal/portal',
+  ])('refuses %s, naming DATABASE_URL without echoing it', (value) => {
+    const start = () => parseEnv({ DATABASE_URL: value, TOTP_ENCRYPTION_KEY: KEY });
+    expect(start).toThrow(ConfigError);
+    expect(start).toThrow(/\n {2}DATABASE_URL=\(hidden\): must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(start).not.toThrow(/s3cret-pw/);
+  });
+
+  it('requires TOTP_ENCRYPTION_KEY: instances sharing a database have no per-machine key file', () => {
+    const start = () => loadConfig({ DATABASE_URL: URL_WITH_PASSWORD });
+    expect(start).toThrow(ConfigError);
+    expect(start).toThrow(/\n {2}TOTP_ENCRYPTION_KEY=\(hidden\): is required with DATABASE_URL/);
+    expect(start).not.toThrow(/s3cret-pw/);
+  });
+
+  it.each([
+    ['DATABASE_POOL_MAX', '0'],
+    ['DATABASE_POOL_MAX', '101'],
+    ['DATABASE_POOL_MAX', 'many'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', '10'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', '2.5'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', '-1'],
+  ])('stops on %s=%j with a message naming the setting', (name, value) => {
+    expect(() =>
+      parseEnv({ DATABASE_URL: URL_WITH_PASSWORD, TOTP_ENCRYPTION_KEY: KEY, [name]: value }),
+    ).toThrow(new RegExp(`^Invalid environment setting:\\n  ${name}=`));
+  });
+});
