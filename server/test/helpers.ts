@@ -7,7 +7,7 @@ import { decodeJwt, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JW
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config/index.js';
-import { createTestDatabase, isPostgresProject } from './support/postgres.js';
+import { isPostgresProject, testAppDatabase } from './support/postgres.js';
 
 export const PORTAL = 'http://localhost:3000';
 export const CLIENT_ID = 'account-portal';
@@ -49,9 +49,10 @@ export async function startApp(
   dataDir = tempDir(),
   options: Omit<BuildOptions, 'logger'> = {},
 ): Promise<TestApp> {
-  // The postgres project: a fresh database per app, unless the test names one (two apps over one database).
+  // The postgres project: a fresh database per data folder (a restart on the same folder finds its data), unless
+  // the test names one (two apps over one database).
   const database =
-    isPostgresProject() && env.DATABASE_URL === undefined ? await createTestDatabase() : undefined;
+    isPostgresProject() && env.DATABASE_URL === undefined ? await testAppDatabase(dataDir) : undefined;
   const storageEnv: Record<string, string> = database
     ? { DATABASE_URL: database.url, TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY }
     : {};

@@ -85,31 +85,26 @@ export async function createEmptyDatabase(): Promise<TestDatabase> {
 }
 
 /** The database of each test app's DATA_DIR: a restart on the same folder finds the same data. */
-const appDatabases = new Map<string, Promise<TestDatabase & { totpKey: string }>>();
+const appDatabases = new Map<string, Promise<TestDatabase>>();
 
 /**
- * In the postgres project: the settings that put a test app (helpers.ts startApp) on its own database, and the
- * drop for when the app is closed for good. undefined in the sqlite project.
+ * The database of a test app (helpers.ts startApp) in the postgres project, one per DATA_DIR: an app started again
+ * on the same folder (a restart) finds its data, as on SQLite. Its `drop` is for when the app is closed for good.
  */
-export async function testAppDatabase(
-  dataDir: string,
-): Promise<{ env: Record<string, string>; drop(): Promise<void> } | undefined> {
-  if (!isPostgresProject()) return undefined;
+export async function testAppDatabase(dataDir: string): Promise<TestDatabase> {
   let database = appDatabases.get(dataDir);
   if (!database) {
-    // PostgreSQL mode requires TOTP_ENCRYPTION_KEY (no per-machine key file): one per database, as a folder has one.
-    database = createTestDatabase().then((created) => ({
-      ...created,
-      totpKey: randomBytes(32).toString('hex'),
-    }));
+    database = createTestDatabase();
     appDatabases.set(dataDir, database);
+    // A failed creation is not remembered.
+    database.catch(() => appDatabases.delete(dataDir));
   }
-  const { url, totpKey, drop } = await database;
+  const created = await database;
   return {
-    env: { DATABASE_URL: url, TOTP_ENCRYPTION_KEY: totpKey },
+    ...created,
     async drop() {
       appDatabases.delete(dataDir);
-      await drop();
+      await created.drop();
     },
   };
 }
