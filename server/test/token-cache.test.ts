@@ -15,7 +15,7 @@ describe('verified access tokens are remembered only until they expire', () => {
       { keys: [jwk] },
       ISSUER,
       AUDIENCE,
-      { clientIds: ['portal'], requiredScope: 'openid', isAlive: () => alive },
+      { clientIds: ['portal'], requiredScope: 'openid', isAlive: () => Promise.resolve(alive) },
       () => clock,
     );
     const iat = Math.floor(clock / 1000);
