@@ -1,22 +1,40 @@
 /**
  * Issue 9, row 10: with sealed authenticator secrets in the database, the server never starts on a key that
- * cannot open them (a missing key file, another TOTP_ENCRYPTION_KEY): it refuses, naming TOTP_ENCRYPTION_KEY,
- * instead of generating a new key and leaving every authenticator user unable to sign in.
+ * cannot open them (another TOTP_ENCRYPTION_KEY): it refuses, naming TOTP_ENCRYPTION_KEY, instead of leaving every
+ * authenticator user unable to sign in. On both storages; the key file of DATA_DIR (SQLite only) is covered in
+ * sqlite/totp-key.test.ts.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, unlinkSync } from 'node:fs';
-import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/index.js';
-import { TOTP_KEY_FILE, TOTP_KEY_FINGERPRINT } from '../src/factors/encryption-key.js';
+import { keyFingerprint, TOTP_KEY_FINGERPRINT } from '../src/factors/encryption-key.js';
 import { SecretBox } from '../src/factors/secret-box.js';
 import { ALICE, dataDirsPerTest, startApp, type TestApp } from './helpers.js';
+import { createTestDatabase, isPostgresProject } from './support/postgres.js';
 
 const newDataDir = dataDirsPerTest();
+const drops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const drop of drops.splice(0)) await drop();
+});
 
-/** Starts and stops the app on `dataDir`, handing it to `work` in between. */
-async function withApp<T>(dataDir: string, env: Record<string, string>, work: (t: TestApp) => T): Promise<T> {
-  const t = await startApp(env, dataDir);
+/** Where every start of a test keeps its data: a data folder, and in the postgres project a database of its own. */
+interface Place {
+  dataDir: string;
+  env: Record<string, string>;
+}
+
+async function newPlace(): Promise<Place> {
+  if (!isPostgresProject()) return { dataDir: newDataDir(), env: {} };
+  // Named by the test (not startApp's database of the folder): a refused start must leave the data as it was.
+  const database = await createTestDatabase();
+  drops.push(() => database.drop());
+  return { dataDir: newDataDir(), env: { DATABASE_URL: database.url } };
+}
+
+/** Starts and stops the app on `place` with `key`, handing it to `work` in between. */
+async function withApp<T>(place: Place, key: string, work: (t: TestApp) => T | Promise<T>): Promise<T> {
+  const t = await startApp({ ...place.env, TOTP_ENCRYPTION_KEY: key }, place.dataDir);
   try {
     return await work(t);
   } finally {
@@ -24,104 +42,100 @@ async function withApp<T>(dataDir: string, env: Record<string, string>, work: (t
   }
 }
 
-const keyFile = (dataDir: string) => path.join(dataDir, TOTP_KEY_FILE);
-const fingerprintOf = (t: TestApp) =>
+async function fingerprintOf(t: TestApp): Promise<string | undefined> {
+  const row = await t.app.storage.sql.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [
+    TOTP_KEY_FINGERPRINT,
+  ]);
+  return row?.value;
+}
+
+const sealedCount = async (t: TestApp) =>
   (
-    t.app.db.prepare('SELECT value FROM meta WHERE key = ?').get(TOTP_KEY_FINGERPRINT) as
-      { value: string } | undefined
-  )?.value;
+    await t.app.storage.sql.get<{ n: number }>(
+      'SELECT count(*) AS n FROM user_factors WHERE secret_enc IS NOT NULL',
+    )
+  )?.n;
 
 /** Seals an authenticator secret for Alice with `key`, as an enrolment does. */
-function sealSecretFor(t: TestApp, key: Buffer): void {
-  const alice = t.app.directory.findByEmail(ALICE.email);
+async function sealSecretFor(t: TestApp, key: Buffer): Promise<void> {
+  const alice = await t.app.directory.findByEmail(ALICE.email);
   if (!alice) throw new Error('no Alice');
-  t.app.db
-    .prepare(
-      `INSERT INTO user_factors (user_id, type, status, secret_enc, updated_at)
-       VALUES (?, 'google-auth', 'ACTIVE', ?, ?)`,
-    )
-    .run(
+  await t.app.storage.sql.run(
+    `INSERT INTO user_factors (user_id, type, status, secret_enc, updated_at)
+     VALUES (?, 'google-auth', 'ACTIVE', ?, ?)`,
+    [
       alice.id,
       new SecretBox(key).seal('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', alice.id),
       new Date().toISOString(),
-    );
+    ],
+  );
 }
 
-async function refusal(dataDir: string, env: Record<string, string> = {}): Promise<unknown> {
+async function refusal(place: Place, key: string): Promise<unknown> {
   try {
-    await withApp(dataDir, env, () => undefined);
+    await withApp(place, key, () => undefined);
   } catch (error) {
     return error;
   }
   return undefined;
 }
 
+const hexKey = () => randomBytes(32).toString('hex');
+
 describe('the TOTP encryption key and its fingerprint', () => {
   it('stores a fingerprint of the key in meta, never the key', async () => {
-    const dataDir = newDataDir();
-    await withApp(dataDir, {}, (t) => {
-      const key = readFileSync(keyFile(dataDir), 'utf8').trim();
-      const fingerprint = fingerprintOf(t);
-      expect(fingerprint).toEqual(expect.any(String));
-      expect(fingerprint).not.toContain(key);
-      expect(Buffer.from(key, 'hex').toString('base64url')).not.toContain(fingerprint);
+    const key = randomBytes(32);
+    await withApp(await newPlace(), key.toString('hex'), async (t) => {
+      const fingerprint = await fingerprintOf(t);
+      expect(fingerprint).toBe(keyFingerprint(key));
+      expect(fingerprint).not.toContain(key.toString('hex'));
+      expect(key.toString('base64url')).not.toContain(fingerprint);
     });
   });
 
-  it('refuses to start when the key file is gone and secrets are sealed, and makes no new key', async () => {
-    const dataDir = newDataDir();
-    await withApp(dataDir, {}, (t) =>
-      sealSecretFor(t, Buffer.from(readFileSync(keyFile(dataDir), 'utf8').trim(), 'hex')),
-    );
-    unlinkSync(keyFile(dataDir));
-
-    const error = await refusal(dataDir);
-    expect(error).toBeInstanceOf(ConfigError);
-    expect(String(error)).toMatch(/TOTP_ENCRYPTION_KEY/);
-    expect(existsSync(keyFile(dataDir))).toBe(false);
-  });
-
   it('refuses to start on another TOTP_ENCRYPTION_KEY, without echoing either key', async () => {
-    const dataDir = newDataDir();
+    const place = await newPlace();
     const key = randomBytes(32);
-    await withApp(dataDir, { TOTP_ENCRYPTION_KEY: key.toString('hex') }, (t) => sealSecretFor(t, key));
+    await withApp(place, key.toString('hex'), (t) => sealSecretFor(t, key));
 
-    const other = randomBytes(32).toString('hex');
-    const error = await refusal(dataDir, { TOTP_ENCRYPTION_KEY: other });
+    const other = hexKey();
+    const error = await refusal(place, other);
     expect(error).toBeInstanceOf(ConfigError);
     expect(String(error)).toMatch(/TOTP_ENCRYPTION_KEY/);
     expect(String(error)).not.toContain(other);
     expect(String(error)).not.toContain(key.toString('hex'));
 
-    // The right key, from the environment or back in its file, starts.
-    await withApp(dataDir, { TOTP_ENCRYPTION_KEY: key.toString('base64') }, () => undefined);
+    // The right key (in any encoding) starts, and the sealed secret is still there.
+    await withApp(place, key.toString('base64'), async (t) => expect(await sealedCount(t)).toBe(1));
   });
 
-  it('checks a folder from before the fingerprint by opening a sealed secret', async () => {
-    const dataDir = newDataDir();
+  it('checks a database from before the fingerprint by opening a sealed secret', async () => {
+    const place = await newPlace();
     const key = randomBytes(32);
-    await withApp(dataDir, { TOTP_ENCRYPTION_KEY: key.toString('hex') }, (t) => {
-      sealSecretFor(t, key);
-      t.app.db.prepare('DELETE FROM meta WHERE key = ?').run(TOTP_KEY_FINGERPRINT);
+    await withApp(place, key.toString('hex'), async (t) => {
+      await sealSecretFor(t, key);
+      await t.app.storage.sql.run('DELETE FROM meta WHERE key = ?', [TOTP_KEY_FINGERPRINT]);
     });
 
-    const error = await refusal(dataDir, { TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex') });
+    const error = await refusal(place, hexKey());
     expect(error).toBeInstanceOf(ConfigError);
     expect(String(error)).toMatch(/TOTP_ENCRYPTION_KEY/);
 
     // With the key that opens it, the server starts and remembers the key's fingerprint.
-    await withApp(dataDir, { TOTP_ENCRYPTION_KEY: key.toString('hex') }, (t) =>
-      expect(fingerprintOf(t)).toEqual(expect.any(String)),
-    );
+    await withApp(place, key.toString('hex'), async (t) => {
+      expect(await sealedCount(t)).toBe(1);
+      expect(await fingerprintOf(t)).toBe(keyFingerprint(key));
+    });
   });
 
   it('lets the key change while nothing is sealed with it, and remembers the new one', async () => {
-    const dataDir = newDataDir();
-    const first = await withApp(dataDir, {}, (t) => fingerprintOf(t));
-    const second = await withApp(dataDir, { TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex') }, (t) =>
-      fingerprintOf(t),
+    const place = await newPlace();
+    const first = await withApp(place, hexKey(), (t) => fingerprintOf(t));
+    const second = randomBytes(32);
+    expect(await withApp(place, second.toString('hex'), (t) => fingerprintOf(t))).toBe(
+      keyFingerprint(second),
     );
-    expect(second).toEqual(expect.any(String));
-    expect(second).not.toBe(first);
+    expect(first).toEqual(expect.any(String));
+    expect(first).not.toBe(keyFingerprint(second));
   });
 });
