@@ -205,6 +205,23 @@ describe('openPostgres: the Sql interface on a real PostgreSQL', () => {
     expect(await db.get('SELECT count(*) AS n FROM scratch')).toEqual({ n: LIMIT });
   });
 
+  it('prepares each statement once per connection, and again when its table changed under it', async () => {
+    await db.run('CREATE TABLE widened (a INTEGER)');
+    await db.run('INSERT INTO widened (a) VALUES (?)', [1]);
+    expect(await db.all('SELECT * FROM widened')).toEqual([{ a: 1 }]);
+    expect(await db.transaction((tx) => tx.all('SELECT * FROM widened WHERE a = ?', [1]))).toEqual([
+      { a: 1 },
+    ]);
+    // Another instance migrates (a rolling deploy): the prepared SELECT * would now return another row type.
+    await other.run('ALTER TABLE widened ADD COLUMN b TEXT');
+    expect(await db.all('SELECT * FROM widened')).toEqual([{ a: 1, b: null }]);
+    // Inside a transaction the refusal spoils that transaction (it has begun); the statements after it are fine.
+    await db.transaction((tx) => tx.all('SELECT * FROM widened WHERE a = ?', [1])).catch(() => undefined);
+    expect(await db.transaction((tx) => tx.all('SELECT * FROM widened WHERE a = ?', [1]))).toEqual([
+      { a: 1, b: null },
+    ]);
+  });
+
   it('proves a write with probeWrite: the readiness row of meta', async () => {
     const now = Date.UTC(2026, 10, 23, 12, 0, 0);
     await db.probeWrite(now);

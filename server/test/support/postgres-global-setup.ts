@@ -35,7 +35,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await server?.destroy();
     throw error;
   }
-  project.provide('postgres', { adminUrl, template, prefix });
+  project.provide('postgres', { adminUrl, template, prefix, strategy: server ? 'FILE_COPY' : 'WAL_LOG' });
 
   return async () => {
     if (server) {

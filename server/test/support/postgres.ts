@@ -17,6 +17,11 @@ export interface TestPostgres {
   template: string;
   /** Every database of this run starts with it (the teardown drops them all on a shared server). */
   prefix: string;
+  /**
+   * How CREATE DATABASE copies the template: FILE_COPY on the run's own server (fsync off: about 28 ms a database,
+   * against 49 for WAL_LOG), PostgreSQL's default WAL_LOG on a TEST_DATABASE_URL server (no forced checkpoints).
+   */
+  strategy: 'FILE_COPY' | 'WAL_LOG';
 }
 
 declare module 'vitest' {
@@ -57,9 +62,9 @@ export interface TestDatabase {
 
 /** A fresh database with every migration applied (a clone of the run's template). */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const { adminUrl, template, prefix } = inject('postgres');
+  const { adminUrl, template, prefix, strategy } = inject('postgres');
   const name = `${prefix}${randomBytes(6).toString('hex')}`;
-  await admin().query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  await admin().query(`CREATE DATABASE "${name}" TEMPLATE "${template}" STRATEGY ${strategy}`);
   return {
     url: withDatabase(adminUrl, name),
     name,
