@@ -1,18 +1,19 @@
 /**
  * Issue 9, row 11 (file modes): DATA_DIR holds the database (refresh tokens, sessions), the provider's signing
  * and cookie keys and the TOTP key. It is 0700 and its files 0600, checked at every start: what can be tightened
- * is (with a warning in the log), and a start that cannot fix it stops, naming DATA_DIR.
+ * is (with a warning in the log), and a start that cannot fix it stops, naming DATA_DIR. SQLite only: the folder
+ * and the database files in it are what these tests check (on PostgreSQL the database is elsewhere).
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { ConfigError, loadConfig } from '../src/config/index.js';
-import { secureDataDir } from '../src/config/data-dir.js';
-import { DB_FILE_NAME } from '../src/db/connection.js';
-import { dataDirsPerTest, startApp } from './helpers.js';
+import { buildApp } from '../../src/app.js';
+import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { secureDataDir } from '../../src/config/data-dir.js';
+import { DB_FILE_NAME } from '../../src/db/connection.js';
+import { dataDirsPerTest, startApp } from '../helpers.js';
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
