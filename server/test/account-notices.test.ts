@@ -25,10 +25,9 @@ const t = clockedAppInStep();
 async function noticesTo(email: string): Promise<{ subject: string; text: string }[]> {
   await (t.app.notifier as unknown as { drain(): Promise<void> }).drain();
   const messages = t.app.mailer as unknown as {
-    list(limit?: number): { to: string; subject: string; text: string }[];
+    list(limit?: number): Promise<{ to: string; subject: string; text: string }[]>;
   };
-  return messages
-    .list(1000)
+  return (await messages.list(1000))
     .filter((message) => message.to === email && !/verification code is \d{6}/.test(message.text))
     .reverse();
 }
