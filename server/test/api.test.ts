@@ -111,9 +111,10 @@ describe('PUT /api/profile/:sub/update', () => {
       country: 'FR',
     });
     // Persisted: in the database, and in the next ID token.
-    const row = t.app.db
-      .prepare('SELECT given_name, family_name, country FROM users WHERE id = ?')
-      .get(alice.sub);
+    const row = await t.app.storage.sql.get(
+      'SELECT given_name, family_name, country FROM users WHERE id = ?',
+      [alice.sub],
+    );
     expect(row).toEqual({ given_name: 'Alicia', family_name: 'Liddell', country: 'FR' });
     const tokens = await tokensFor(t.app, ALICE);
     expect(
@@ -146,13 +147,13 @@ describe('PUT /api/profile/:sub/update', () => {
       error: 'Federated users cannot edit their profile',
       code: 'federated_user',
     });
-    expect(t.app.directory.findById(sam.sub)?.givenName).toBe('Sam');
+    expect((await t.app.directory.findById(sam.sub))?.givenName).toBe('Sam');
   });
 
   it("refuses another user's sub with 403 and changes nothing", async () => {
     const response = await update(alice.token, sam.sub, { firstName: 'Mallory' });
     expect(response.statusCode).toBe(403);
-    expect(t.app.directory.findById(sam.sub)?.givenName).toBe('Sam');
+    expect((await t.app.directory.findById(sam.sub))?.givenName).toBe('Sam');
   });
 
   it.each([
@@ -202,7 +203,7 @@ describe('PUT /api/profile/:sub/update', () => {
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toEqual({ error: 'The request body is too large', code: 'body_too_large' });
 
-    expect(t.app.directory.findById(alice.sub)).toMatchObject({ givenName: 'Alice', country: 'GB' });
+    expect(await t.app.directory.findById(alice.sub)).toMatchObject({ givenName: 'Alice', country: 'GB' });
   });
 });
 
@@ -287,7 +288,7 @@ describe('bearer token checks on /api', () => {
       country: 'GB',
     });
     const tokens = await tokensFor(t.app, { email: gone.email, password: 'Leaving-Soon-42' });
-    t.app.db.prepare('DELETE FROM users WHERE id = ?').run(gone.id);
+    await t.app.storage.sql.run('DELETE FROM users WHERE id = ?', [gone.id]);
     const response = await t.app.inject({
       url: `/api/profile/${gone.id}/isfederated`,
       headers: bearer(tokens.access_token),

@@ -38,7 +38,7 @@ describe('a deployment (PUBLIC_URL https or not on localhost)', () => {
         expect(response.statusCode, url).toBe(404);
       }
       expect(app.mailer.transport).toBe('none');
-      for (const email of DEMO_EMAILS) expect(app.directory.findByEmail(email), email).toBeUndefined();
+      for (const email of DEMO_EMAILS) expect(await app.directory.findByEmail(email), email).toBeUndefined();
     },
   );
 
@@ -49,7 +49,8 @@ describe('a deployment (PUBLIC_URL https or not on localhost)', () => {
       dataDir,
     );
     expect((await running.app.inject('/dev/mailbox/messages')).statusCode).toBe(200);
-    for (const email of DEMO_EMAILS) expect(running.app.directory.findByEmail(email), email).toBeDefined();
+    for (const email of DEMO_EMAILS)
+      expect(await running.app.directory.findByEmail(email), email).toBeDefined();
   });
 });
 
@@ -57,22 +58,22 @@ describe('the development default', () => {
   it('can turn each surface off', async () => {
     running = await startApp({ DEV_MAILBOX: 'false', DEMO_ACCOUNTS: 'false' });
     expect((await running.app.inject('/dev/mailbox/messages')).statusCode).toBe(404);
-    expect(running.app.directory.findByEmail(ALICE.email)).toBeUndefined();
+    expect(await running.app.directory.findByEmail(ALICE.email)).toBeUndefined();
   });
 
   it('seeds the demo accounts once per data folder: a deleted one stays deleted', async () => {
     const dataDir = tempDir();
     try {
       let t = await startApp({}, dataDir);
-      const alice = t.app.directory.findByEmail(ALICE.email);
-      expect(alice).toBeDefined();
-      t.app.db.prepare('DELETE FROM users WHERE id = ?').run(alice?.id);
+      const alice = await t.app.directory.findByEmail(ALICE.email);
+      if (!alice) throw new Error('no demo account for Alice');
+      await t.app.storage.sql.run('DELETE FROM users WHERE id = ?', [alice.id]);
       await t.app.close();
 
       t = await startApp({}, dataDir);
-      expect(t.app.directory.findByEmail(ALICE.email)).toBeUndefined();
-      expect(t.app.directory.findByEmail(SAM.email)).toBeDefined();
-      await t.app.close();
+      expect(await t.app.directory.findByEmail(ALICE.email)).toBeUndefined();
+      expect(await t.app.directory.findByEmail(SAM.email)).toBeDefined();
+      await t.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -83,14 +84,14 @@ describe('the development default', () => {
     try {
       let t = await startApp({}, dataDir);
       // The folder as an older server left it: Sam deleted, no record of the seeding.
-      t.app.db.prepare("DELETE FROM meta WHERE key LIKE 'demo%'").run();
-      t.app.db.prepare('DELETE FROM users WHERE email = ?').run(SAM.email);
+      await t.app.storage.sql.run("DELETE FROM meta WHERE key LIKE 'demo%'");
+      await t.app.storage.sql.run('DELETE FROM users WHERE email = ?', [SAM.email]);
       await t.app.close();
 
       t = await startApp({}, dataDir);
-      expect(t.app.directory.findByEmail(SAM.email)).toBeUndefined();
-      expect(t.app.directory.findByEmail(ALICE.email)).toBeDefined();
-      await t.app.close();
+      expect(await t.app.directory.findByEmail(SAM.email)).toBeUndefined();
+      expect(await t.app.directory.findByEmail(ALICE.email)).toBeDefined();
+      await t.close();
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

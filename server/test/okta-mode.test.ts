@@ -70,7 +70,7 @@ describe('Okta mode', () => {
     expect(t.config.embedded).toBe(false);
     expect((await t.app.inject('/oauth2/default/v1/keys')).statusCode).toBe(404);
     expect((await t.app.inject('/oauth2/default/.well-known/openid-configuration')).statusCode).toBe(404);
-    expect(t.app.directory.findByEmail('alice@example.com')).toBeUndefined();
+    expect(await t.app.directory.findByEmail('alice@example.com')).toBeUndefined();
     expect((await t.app.inject('/healthz')).json()).toMatchObject({ mode: 'okta' });
   });
 
@@ -89,7 +89,9 @@ describe('Okta mode', () => {
     expect(response.statusCode).toBe(200);
     expect(parseTwice(response.body)).toEqual({ isFederated: false });
     expect(keyRequests).toBe(1);
-    expect(t.app.directory.findById('00uOktaUser123456789')).toMatchObject({ email: 'pat@customer.example' });
+    expect(await t.app.directory.findById('00uOktaUser123456789')).toMatchObject({
+      email: 'pat@customer.example',
+    });
 
     const saved = await t.app.inject({
       method: 'PUT',
@@ -127,7 +129,7 @@ describe('Okta mode', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(parseTwice(response.body)).toEqual({ isFederated: true });
-    expect(t.app.directory.findById('00uOktaFederated00001')).toMatchObject({
+    expect(await t.app.directory.findById('00uOktaFederated00001')).toMatchObject({
       givenName: 'Fed',
       familyName: 'Erated',
     });
@@ -164,7 +166,7 @@ describe('Okta mode', () => {
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ error, code: 'unauthorized' });
     }
-    expect(t.app.directory.findById('00uOtherApp0000000001')).toBeUndefined();
+    expect(await t.app.directory.findById('00uOtherApp0000000001')).toBeUndefined();
   });
 
   it('accepts the clients an operator allows (API_CLIENT_IDS) and the scope it requires (API_REQUIRED_SCOPE)', async () => {

@@ -221,9 +221,9 @@ describe('PUT /api/password/:sub/change: validation', () => {
   });
 
   it('keeps the generic text for unexpected failures only (500)', async () => {
-    const broken = vi.spyOn(t.app.directory, 'passwordHashOf').mockImplementation(() => {
-      throw new Error('the disk is on fire');
-    });
+    const broken = vi
+      .spyOn(t.app.directory, 'passwordHashOf')
+      .mockRejectedValue(new Error('the disk is on fire'));
     try {
       const response = await change({ OldPassword: account.password, NewPassword: NEW_PASSWORD }, account);
       expect(response.statusCode).toBe(500);
@@ -237,14 +237,14 @@ describe('PUT /api/password/:sub/change: validation', () => {
 describe('PUT /api/password/:sub/change: success', () => {
   it('stores a new argon2id hash: sign-in accepts the new password and refuses the old one', async () => {
     const account = await newAccount();
-    const before = t.app.directory.passwordHashOf(account.sub);
+    const before = await t.app.directory.passwordHashOf(account.sub);
     const response = await change({ OldPassword: account.password, NewPassword: NEW_PASSWORD }, account);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(parseTwice(response.body)).toEqual({ status: 'changed' });
     expect(response.headers['server-timing']).toMatch(/^argon2-verify;dur=[\d.]+, argon2-hash;dur=[\d.]+$/);
 
-    const after = t.app.directory.passwordHashOf(account.sub);
+    const after = await t.app.directory.passwordHashOf(account.sub);
     expect(after).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
     expect(after).not.toBe(before);
     expect(await canSignIn(t.app, { email: account.email, password: NEW_PASSWORD })).toBe(true);
@@ -282,11 +282,10 @@ describe('PUT /api/password/:sub/change: success', () => {
       await expect(refresh(t.app, other.tokens.refresh_token ?? '')).rejects.toThrow(/refresh failed: 400/);
       expect(await silentSignIn(t.app, other.jar)).toBe('login_required');
     }
-    const rows = t.app.db
-      .prepare<[string], { model: string; n: number }>(
-        'SELECT model, count(*) AS n FROM oidc_payloads WHERE account_id = ? GROUP BY model ORDER BY model',
-      )
-      .all(portal.sub);
+    const rows = await t.app.storage.sql.all<{ model: string; n: number }>(
+      'SELECT model, count(*) AS n FROM oidc_payloads WHERE account_id = ? GROUP BY model ORDER BY model',
+      [portal.sub],
+    );
     expect(Object.fromEntries(rows.map((row) => [row.model, row.n]))).toMatchObject({ Session: 1, Grant: 1 });
 
     // Another account is untouched.
@@ -340,11 +339,10 @@ describe('PUT /api/password/:sub/change: throttle of wrong current passwords', (
     clock = start + 1000 + PASSWORD_CHANGE_LIMIT.windowMs;
     const changed = await right(account);
     expect(changed.statusCode).toBe(200);
-    const count = t.app.db
-      .prepare<[string], { n: number }>(
-        'SELECT count(*) AS n FROM password_change_failures WHERE user_id = ?',
-      )
-      .get(account.sub);
+    const count = await t.app.storage.sql.get<{ n: number }>(
+      'SELECT count(*) AS n FROM password_change_failures WHERE user_id = ?',
+      [account.sub],
+    );
     expect(count?.n).toBe(0);
   });
 
@@ -362,7 +360,7 @@ describe('PUT /api/password/:sub/change: throttle of wrong current passwords', (
     expect(refused.headers['retry-after']).toBe('60');
   });
 
-  it('survives a restart: the count is in SQLite', async () => {
+  it('survives a restart: the count is in the database', async () => {
     const dataDir = tempDir();
     const first = await startApp({}, dataDir, { now });
     const account = await newAccount(first.app);
@@ -373,7 +371,7 @@ describe('PUT /api/password/:sub/change: throttle of wrong current passwords', (
 
     const second = await startApp({}, dataDir, { now });
     try {
-      // Same signing key on disk: the access token is still valid for the restarted server.
+      // The same signing key after the restart: the access token is still valid for the restarted server.
       const refused = await right(account, second.app);
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBe(String(PASSWORD_CHANGE_LIMIT.windowMs / 1000));
