@@ -1,53 +1,52 @@
 import { rmSync } from 'node:fs';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Db } from '../src/db/connection.js';
-import { migrations } from '../src/db/migrations/index.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openPostgres } from '../src/db/postgres.js';
+import type { Database } from '../src/db/sql.js';
+import { openSqlite } from '../src/db/sqlite.js';
 import { runCli } from '../src/directory/cli.js';
 import { Directory, DuplicateEmailError, newUserId } from '../src/directory/directory.js';
-import { SqliteUserStore } from '../src/directory/store.js';
+import { SqlUserStore } from '../src/directory/store.js';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from '../src/directory/seed.js';
-import { SqliteOidcStore } from '../src/oidc/adapter.js';
+import { SqlProviderStore } from '../src/oidc/adapter.js';
 import { signIn, startApp, tempDir } from './helpers.js';
+import { createTestDatabase, isPostgresProject } from './support/postgres.js';
 
-const dirs: string[] = [];
-function freshDb(): { db: Db; dir: string } {
+// The SQLite file's own checks (pragmas, schema version): sqlite/directory-database.test.ts.
+
+/** Everything a test opened, closed after it (last opened, first closed). */
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A fresh migrated database of the project's storage: a SQLite file in a temp dir, or a PostgreSQL database. */
+async function freshDb(): Promise<Database> {
+  if (isPostgresProject()) {
+    const created = await createTestDatabase();
+    cleanups.push(() => created.drop());
+    const db = await openPostgres({
+      url: created.url,
+      poolMax: 2,
+      connectTimeoutMs: 5000,
+      statementTimeoutMs: 5000,
+    });
+    cleanups.push(() => db.close());
+    return db;
+  }
   const dir = tempDir();
-  dirs.push(dir);
-  return { db: openDatabase(dir), dir };
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const db = openSqlite(dir);
+  cleanups.push(() => db.close());
+  return db;
 }
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-describe('database', () => {
-  it('runs the migrations once, records the version, and uses WAL with foreign keys', () => {
-    const { db, dir } = freshDb();
-    expect(db.pragma('user_version', { simple: true })).toBe(migrations.length);
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(db.pragma('synchronous', { simple: true })).toBe(2); // FULL
-    db.close();
-    const again = openDatabase(dir);
-    expect(again.pragma('user_version', { simple: true })).toBe(migrations.length);
-    again.close();
-  });
-
-  it('refuses a database newer than the code', () => {
-    const { db, dir } = freshDb();
-    db.pragma(`user_version = ${migrations.length + 1}`);
-    db.close();
-    expect(() => openDatabase(dir)).toThrow(/newer than this server knows/);
-  });
-});
 
 describe('directory', () => {
-  let db: Db;
+  let db: Database;
   let directory: Directory;
-  beforeEach(() => {
-    ({ db } = freshDb());
-    directory = new Directory(new SqliteUserStore(db));
+  beforeEach(async () => {
+    db = await freshDb();
+    directory = new Directory(new SqlUserStore(db));
   });
-  afterEach(() => db.close());
 
   it('creates users with Okta-like ids and finds them by id and by email, case-insensitively', async () => {
     const user = await directory.createUser({
@@ -59,8 +58,8 @@ describe('directory', () => {
     });
     expect(user).toMatchObject({ email: 'ada@example.com', country: 'GB', isFederated: false });
     expect(user.id).toMatch(/^00u[0-9A-Za-z]{17}$/);
-    expect(directory.findById(user.id)).toEqual(user);
-    expect(directory.findByEmail('ADA@example.COM')).toEqual(user);
+    expect(await directory.findById(user.id)).toEqual(user);
+    expect(await directory.findByEmail('ADA@example.COM')).toEqual(user);
     await expect(
       directory.createUser({
         email: 'ada@EXAMPLE.com',
@@ -70,8 +69,10 @@ describe('directory', () => {
         country: 'GB',
       }),
     ).rejects.toBeInstanceOf(DuplicateEmailError);
-    const hash = db.prepare('SELECT password_hash FROM users WHERE id = ?').pluck().get(user.id);
-    expect(hash).toMatch(/^\$argon2id\$/);
+    const row = await db.get<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = ?', [
+      user.id,
+    ]);
+    expect(row?.password_hash).toMatch(/^\$argon2id\$/);
   });
 
   it('verifies passwords', async () => {
@@ -100,29 +101,30 @@ describe('directory', () => {
       familyName: 'Dee',
       country: 'US',
     });
-    const updated = directory.updateProfile(user.id, { familyName: 'Eff' });
+    const updated = await directory.updateProfile(user.id, { familyName: 'Eff' });
     expect(updated).toMatchObject({ givenName: 'Cee', familyName: 'Eff', country: 'US' });
-    expect(directory.updateProfile('00uMissing', { givenName: 'X' })).toBeUndefined();
+    expect(await directory.findById(user.id)).toEqual(updated);
+    expect(await directory.updateProfile('00uMissing', { givenName: 'X' })).toBeUndefined();
   });
 
   it('seeds the demo accounts once and keeps their later edits', async () => {
     expect(await seedDemoAccounts(directory)).toHaveLength(2);
-    const alice = directory.findByEmail('alice@example.com');
+    const alice = await directory.findByEmail('alice@example.com');
     expect(alice).toMatchObject({
       givenName: 'Alice',
       familyName: 'Liddell',
       country: 'GB',
       isFederated: false,
     });
-    expect(directory.findByEmail('sam@partner.example')).toMatchObject({
+    expect(await directory.findByEmail('sam@partner.example')).toMatchObject({
       givenName: 'Sam',
       familyName: 'Taylor',
       country: 'US',
       isFederated: true,
     });
-    directory.updateProfile(alice?.id ?? '', { country: 'FR' });
+    await directory.updateProfile(alice?.id ?? '', { country: 'FR' });
     expect(await seedDemoAccounts(directory)).toHaveLength(0);
-    expect(directory.findByEmail('alice@example.com')?.country).toBe('FR');
+    expect((await directory.findByEmail('alice@example.com'))?.country).toBe('FR');
     for (const account of DEMO_ACCOUNTS) {
       expect(await directory.verifyPassword(account.email, account.password)).toBeDefined();
     }
@@ -136,8 +138,8 @@ describe('directory', () => {
 
 describe('provider storage', () => {
   it('stores, consumes, finds by uid, revokes by grant, lists an account’s grants and expires rows', async () => {
-    const { db } = freshDb();
-    const store = new SqliteOidcStore(db);
+    const db = await freshDb();
+    const store = new SqlProviderStore(db);
     const tokens = store.adapterFor('RefreshToken');
     await tokens.upsert(
       'rt1',
@@ -150,29 +152,29 @@ describe('provider storage', () => {
     await tokens.consume('rt1');
     // Just rotated: still usable for the grace period (two tabs refreshing at once), consumed after it.
     expect(await tokens.find('rt1')).not.toHaveProperty('consumed');
-    db.prepare("UPDATE oidc_payloads SET consumed_at = consumed_at - 31 WHERE model = 'RefreshToken'").run();
+    await db.run("UPDATE oidc_payloads SET consumed_at = consumed_at - 31 WHERE model = 'RefreshToken'");
     expect(await tokens.find('rt1')).toMatchObject({ consumed: expect.any(Number) });
     expect(await store.adapterFor('Session').findByUid('u1')).toMatchObject({ accountId: '00uA' });
-    expect(
-      store
-        .grantsOfAccount('00uA')
-        .map((g) => g.grantId)
-        .sort(),
-    ).toEqual(['g1', 'g2']);
+    expect((await store.grantsOfAccount('00uA')).map((g) => g.grantId).sort()).toEqual(['g1', 'g2']);
     await tokens.revokeByGrantId('g1');
     expect(await tokens.find('rt1')).toBeUndefined();
     await tokens.upsert('old', { jti: 'old' } as never, -1);
     expect(await tokens.find('old')).toBeUndefined();
-    expect(store.deleteExpired()).toBe(1);
+    expect(await store.deleteExpired()).toBe(1);
     await tokens.destroy('rt2');
     expect(await tokens.find('rt2')).toBeUndefined();
-    db.close();
   });
 });
 
 describe('directory CLI', () => {
   it('adds a user to the database of a running server, who can then sign in', async () => {
     const running = await startApp();
+    // The CLI finds the server's database as the server does: DATABASE_URL (with its key) or the data folder.
+    const { DATABASE_URL, TOTP_ENCRYPTION_KEY } = running.config;
+    if (DATABASE_URL !== undefined) {
+      vi.stubEnv('DATABASE_URL', DATABASE_URL);
+      vi.stubEnv('TOTP_ENCRYPTION_KEY', TOTP_ENCRYPTION_KEY?.toString('hex'));
+    }
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
@@ -201,7 +203,7 @@ describe('directory CLI', () => {
         country: 'NZ',
         isFederated: false,
       });
-      expect(running.app.directory.findById(String(printed.id))).toBeDefined();
+      expect(await running.app.directory.findById(String(printed.id))).toBeDefined();
       const { callback } = await signIn(running.app, {
         email: 'fresh@example.com',
         password: 'Fresh-Password-1',
@@ -251,6 +253,7 @@ describe('directory CLI', () => {
     } finally {
       out.mockRestore();
       err.mockRestore();
+      vi.unstubAllEnvs();
       await running.close();
     }
   });
