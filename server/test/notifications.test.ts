@@ -3,23 +3,21 @@
  * change commits, retries failures with backoff, never sends a row twice under concurrent sweeps, and the texts
  * say what happened, when, from which browser and what to do.
  */
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../src/db/connection.js';
+import { openPostgres } from '../src/db/postgres.js';
+import type { Database } from '../src/db/sql.js';
+import { openSqlite } from '../src/db/sqlite.js';
 import type { Mailbox } from '../src/mail/mailbox.js';
-import type { Mailer, MailMessage } from '../src/mail/mailer.js';
+import type { MailMessage } from '../src/mail/mailer.js';
 import { describeBrowser, UNKNOWN_BROWSER } from '../src/notifications/browser.js';
-import {
-  CLAIM_MS,
-  MAX_ATTEMPTS,
-  Outbox,
-  RETENTION_MS,
-  retryDelayMs,
-  SqliteOutboxStore,
-} from '../src/notifications/outbox.js';
+import { CLAIM_MS, MAX_ATTEMPTS, RETENTION_MS, retryDelayMs } from '../src/notifications/outbox.js';
 import { composeNotice, formatUtc } from '../src/notifications/texts.js';
 import type { AccountEvent } from '../src/notifications/types.js';
 import { newUser, startClockedApp, type ClockedApp } from './security-helpers.js';
@@ -38,19 +36,31 @@ interface NotificationRow {
   last_error: string | null;
 }
 
-function rowsOf(t: ClockedApp, userId: string): NotificationRow[] {
-  return t.app.db
-    .prepare<[string], NotificationRow>(
-      'SELECT id, attempts, next_attempt_at, sent_at, last_error FROM notifications WHERE user_id = ? ORDER BY id',
-    )
-    .all(userId);
+function rowsOf(t: ClockedApp, userId: string): Promise<NotificationRow[]> {
+  return t.app.storage.sql.all<NotificationRow>(
+    'SELECT id, attempts, next_attempt_at, sent_at, last_error FROM notifications WHERE user_id = ? ORDER BY id',
+    [userId],
+  );
 }
 
 const mailbox = (t: ClockedApp) => t.app.mailer as Mailbox;
-const mailTo = (t: ClockedApp, email: string) =>
-  mailbox(t)
-    .list(1000)
-    .filter((m) => m.to === email);
+const mailTo = async (t: ClockedApp, email: string) =>
+  (await mailbox(t).list(1000)).filter((m) => m.to === email);
+
+/**
+ * A connection of its own to the app's database, as another instance (or a restarted one) has: the same SQLite
+ * file, or the same PostgreSQL database. The caller closes it.
+ */
+async function anotherConnection(t: ClockedApp): Promise<Database> {
+  const { database } = t.config;
+  if (database.kind === 'sqlite') return openSqlite(database.dataDir);
+  return openPostgres({
+    url: database.url,
+    poolMax: 2,
+    connectTimeoutMs: database.connectTimeoutMs,
+    statementTimeoutMs: database.statementTimeoutMs,
+  });
+}
 
 async function recipient(t: ClockedApp) {
   const { user } = await newUser(t.app);
@@ -65,14 +75,18 @@ describe('the outbox', () => {
 
   it('delivers a queued notice into the development mailbox soon after the commit, and marks it sent', async () => {
     const to = await recipient(t);
-    t.app.notifier.queue(to, { type: 'password-changed' }, { at: t.clock.now, userAgent: CHROME_LINUX });
+    await t.app.notifier.queue(
+      to,
+      { type: 'password-changed' },
+      { at: t.clock.now, userAgent: CHROME_LINUX },
+    );
     // No sweep is asked for: the kick after queue() delivers it.
-    await vi.waitFor(() => expect(mailTo(t, to.email)).toHaveLength(1));
-    const [mail] = mailTo(t, to.email);
+    await vi.waitFor(async () => expect(await mailTo(t, to.email)).toHaveLength(1));
+    const [mail] = await mailTo(t, to.email);
     expect(mail!.subject).toBe('Your F5 account password was changed');
     expect(mail!.text).toContain('Browser: Chrome on Linux');
     await t.app.notifier.drain();
-    const [row] = rowsOf(t, to.id);
+    const [row] = await rowsOf(t, to.id);
     expect(row).toMatchObject({ attempts: 1, sent_at: t.clock.now, last_error: null });
     // Shown by the mailbox's JSON too, as the e2e tests read it.
     const listed = (await t.app.inject('/dev/mailbox/messages')).json<{ to: string; subject: string }[]>();
@@ -81,14 +95,19 @@ describe('the outbox', () => {
 
   it('sends nothing for a notice queued inside a transaction that rolled back', async () => {
     const to = await recipient(t);
-    const change = t.app.db.transaction(() => {
-      t.app.notifier.queue(to, { type: 'factor-removed', factor: 'email' }, { at: t.clock.now });
+    const change = t.app.storage.transaction(async (tx) => {
+      await t.app.notifier.queue(
+        to,
+        { type: 'factor-removed', factor: 'email' },
+        { at: t.clock.now },
+        tx.outbox,
+      );
       throw new Error('the change failed');
     });
-    expect(() => change()).toThrow('the change failed');
+    await expect(change).rejects.toThrow('the change failed');
     await t.app.notifier.drain();
-    expect(rowsOf(t, to.id)).toEqual([]);
-    expect(mailTo(t, to.email)).toEqual([]);
+    expect(await rowsOf(t, to.id)).toEqual([]);
+    expect(await mailTo(t, to.email)).toEqual([]);
   });
 
   it('retries a failing transport with growing delays on the app clock, then delivers once', async () => {
@@ -97,28 +116,32 @@ describe('the outbox', () => {
       .spyOn(mailbox(t), 'send')
       .mockRejectedValueOnce(new Error('connection refused'))
       .mockRejectedValueOnce(new Error('connection refused'));
-    t.app.notifier.queue(to, { type: 'factor-turned-off', factor: 'googleAuth' }, { at: t.clock.now });
+    await t.app.notifier.queue(to, { type: 'factor-turned-off', factor: 'googleAuth' }, { at: t.clock.now });
     await t.app.notifier.drain();
-    expect(rowsOf(t, to.id)[0]).toMatchObject({
+    expect((await rowsOf(t, to.id))[0]).toMatchObject({
       attempts: 1,
       sent_at: null,
       last_error: 'connection refused',
     });
-    expect(rowsOf(t, to.id)[0]!.next_attempt_at).toBe(t.clock.now + retryDelayMs(1));
+    expect((await rowsOf(t, to.id))[0]!.next_attempt_at).toBe(t.clock.now + retryDelayMs(1));
 
     // Not before its time.
     t.clock.advance(retryDelayMs(1) - 1);
     await t.app.notifier.drain();
-    expect(rowsOf(t, to.id)[0]!.attempts).toBe(1);
+    expect((await rowsOf(t, to.id))[0]!.attempts).toBe(1);
     t.clock.advance(1);
     await t.app.notifier.drain();
-    expect(rowsOf(t, to.id)[0]).toMatchObject({ attempts: 2, sent_at: null });
+    expect((await rowsOf(t, to.id))[0]).toMatchObject({ attempts: 2, sent_at: null });
     expect(retryDelayMs(2)).toBeGreaterThan(retryDelayMs(1));
     t.clock.advance(retryDelayMs(2));
     await t.app.notifier.drain();
 
-    expect(rowsOf(t, to.id)[0]).toMatchObject({ attempts: 3, sent_at: t.clock.now, last_error: null });
-    expect(mailTo(t, to.email).map((m) => m.subject)).toEqual([
+    expect((await rowsOf(t, to.id))[0]).toMatchObject({
+      attempts: 3,
+      sent_at: t.clock.now,
+      last_error: null,
+    });
+    expect((await mailTo(t, to.email)).map((m) => m.subject)).toEqual([
       'Google Authenticator was turned off for your F5 account',
     ]);
     expect(send.mock.calls.filter(([message]) => message.to === to.email)).toHaveLength(3);
@@ -127,111 +150,207 @@ describe('the outbox', () => {
   it('gives a notice up after MAX_ATTEMPTS failed sends, and prunes it after the retention time', async () => {
     const to = await recipient(t);
     const send = vi.spyOn(mailbox(t), 'send').mockRejectedValue(new Error('mailbox full'));
-    t.app.notifier.queue(to, { type: 'password-changed' }, { at: t.clock.now });
+    await t.app.notifier.queue(to, { type: 'password-changed' }, { at: t.clock.now });
     for (let round = 0; round < MAX_ATTEMPTS + 3; round += 1) {
       await t.app.notifier.drain();
       t.clock.advance(retryDelayMs(MAX_ATTEMPTS));
     }
     expect(send.mock.calls.filter(([message]) => message.to === to.email)).toHaveLength(MAX_ATTEMPTS);
-    expect(rowsOf(t, to.id)[0]).toMatchObject({ attempts: MAX_ATTEMPTS, sent_at: null });
+    expect((await rowsOf(t, to.id))[0]).toMatchObject({ attempts: MAX_ATTEMPTS, sent_at: null });
     t.clock.advance(RETENTION_MS);
-    t.app.notifier.prune();
-    expect(rowsOf(t, to.id)).toEqual([]);
+    await t.app.notifier.prune();
+    expect(await rowsOf(t, to.id)).toEqual([]);
   });
 
   it('prunes sent notices after the retention time, not before', async () => {
     const to = await recipient(t);
-    t.app.notifier.queue(to, { type: 'password-changed' }, { at: t.clock.now });
+    await t.app.notifier.queue(to, { type: 'password-changed' }, { at: t.clock.now });
     await t.app.notifier.drain();
     t.clock.advance(RETENTION_MS - 1);
-    t.app.notifier.prune();
-    expect(rowsOf(t, to.id)).toHaveLength(1);
+    await t.app.notifier.prune();
+    expect(await rowsOf(t, to.id)).toHaveLength(1);
     t.clock.advance(2);
-    t.app.notifier.prune();
-    expect(rowsOf(t, to.id)).toEqual([]);
+    await t.app.notifier.prune();
+    expect(await rowsOf(t, to.id)).toEqual([]);
   });
 });
 
-describe('several senders', () => {
-  const t = appForBlock(() => startClockedApp());
+/** An instance of the portal that is not this test's app (see otherInstance). */
+interface OtherInstance {
+  /** Resolves once its transport was handed its first notice: it has claimed rows. */
+  claimed: Promise<void>;
+  /** Starts its two sweeps at once; resolves to what its transport sent once both ended. */
+  sweep(): Promise<MailMessage[]>;
+  /** Ends the process at once, as a crash would (SIGKILL). */
+  kill(): Promise<void>;
+}
 
-  /** A transport that takes its time (so sweeps overlap) and records what it was given. */
-  function slowMailer(sent: MailMessage[]): Mailer {
-    return {
+const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Another instance on the app's database: a process of its own (one SQLite connection per process, as the server
+ * has; or its own PostgreSQL pool), with its own outbox on the app's clock and its own transport, which takes its
+ * time (so sweeps overlap) or, with `hang`, never finishes a send.
+ */
+async function otherInstance(t: ClockedApp, { hang = false } = {}): Promise<OtherInstance> {
+  const moduleUrl = (file: string) => pathToFileURL(path.join(SERVER_DIR, file)).href;
+  const script = `
+    const { openStorage } = await import(${JSON.stringify(moduleUrl('src/storage/open.ts'))});
+    const { Outbox } = await import(${JSON.stringify(moduleUrl('src/notifications/outbox.ts'))});
+    const opened = await openStorage(JSON.parse(process.env.PORTAL_STORAGE));
+    const sent = [];
+    let claimed = false;
+    const mailer = {
       transport: 'smtp',
       async send(message) {
+        if (!claimed) process.send({ claimed: (claimed = true) });
+        if (process.env.PORTAL_HANG) return new Promise(() => {});
         await new Promise((resolve) => setImmediate(resolve));
         sent.push(message);
       },
       async close() {},
     };
+    const log = { warn: (details, message) => process.stderr.write(message + ': ' + details?.err + '\\n') };
+    const outbox = new Outbox({ store: opened.storage.outbox, mailer, now: () => Number(process.env.PORTAL_NOW), log, portalUrl: 'http://localhost:3000' });
+    process.once('message', async () => {
+      await Promise.all([outbox.deliverDue(), outbox.deliverDue()]);
+      await opened.close();
+      process.send({ sent }, () => process.exit(0));
+    });
+    process.send({ ready: true });
+  `;
+  const {
+    DATA_DIR,
+    DATABASE_URL,
+    DATABASE_POOL_MAX,
+    DATABASE_CONNECT_TIMEOUT_MS,
+    DATABASE_STATEMENT_TIMEOUT_MS,
+  } = t.config;
+  const child = spawn(
+    process.execPath,
+    ['--conditions=portal-source', '--import', 'tsx', '--input-type=module', '-e', script],
+    {
+      cwd: SERVER_DIR,
+      env: {
+        ...process.env,
+        PORTAL_STORAGE: JSON.stringify({
+          DATA_DIR,
+          DATABASE_URL,
+          DATABASE_POOL_MAX,
+          DATABASE_CONNECT_TIMEOUT_MS,
+          DATABASE_STATEMENT_TIMEOUT_MS,
+        }),
+        PORTAL_NOW: String(t.clock.now),
+        ...(hang ? { PORTAL_HANG: '1' } : {}),
+      },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const died = exited.then(() => {
+    throw new Error('the other instance exited before it was done');
+  });
+  // Only the test's own wait reports it.
+  died.catch(() => undefined);
+  const message = (key: 'ready' | 'claimed' | 'sent') =>
+    Promise.race([
+      new Promise<unknown>((resolve) => {
+        const onMessage = (value: Record<string, unknown>) => {
+          if (!(key in value)) return;
+          child.off('message', onMessage);
+          resolve(value[key]);
+        };
+        child.on('message', onMessage);
+      }),
+      died,
+    ]);
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  try {
+    await message('ready');
+  } catch (error) {
+    await kill();
+    throw error;
   }
+  const claimed = message('claimed').then(() => undefined);
+  claimed.catch(() => undefined);
+  return {
+    claimed,
+    async sweep() {
+      const sent = message('sent');
+      child.send('sweep');
+      return (await sent) as MailMessage[];
+    },
+    kill,
+  };
+}
+
+describe('several senders', () => {
+  const t = appForBlock(() => startClockedApp());
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
   it('sends each notice once when sweeps run at once in this instance and in another one', async () => {
     const to = await recipient(t);
-    // Another instance: its own connection to the same database file, its own transport.
-    const otherDb = openDatabase(t.dataDir);
-    const otherSent: MailMessage[] = [];
-    const other = new Outbox({
-      store: new SqliteOutboxStore(otherDb),
-      mailer: slowMailer(otherSent),
-      now: () => t.clock.now,
-      log: t.app.log,
-      portalUrl: t.config.PUBLIC_URL,
-    });
+    const other = await otherInstance(t);
     try {
-      const count = 45;
-      t.app.db.transaction(() => {
+      // This instance's sends wait until the other instance has claimed rows: both take part whichever claims
+      // first (each sweep here claims one batch of 20, then waits). The queue's own kick is a third sweep here.
+      const send = mailbox(t).send.bind(mailbox(t));
+      vi.spyOn(mailbox(t), 'send').mockImplementation(async (message) => {
+        await other.claimed;
+        await send(message);
+      });
+      const count = 65;
+      await t.app.storage.transaction(async (tx) => {
         for (let i = 0; i < count; i += 1) {
-          t.app.notifier.queue(to, { type: 'password-changed' }, { at: t.clock.now + i });
+          await t.app.notifier.queue(to, { type: 'password-changed' }, { at: t.clock.now + i }, tx.outbox);
         }
-      })();
-      await Promise.all([
+      });
+      const [, otherSent] = await Promise.all([
         t.app.notifier.deliverDue(),
-        other.deliverDue(),
+        other.sweep(),
         t.app.notifier.deliverDue(),
-        other.deliverDue(),
       ]);
       await t.app.notifier.drain();
-      const here = mailTo(t, to.email);
+      const here = await mailTo(t, to.email);
       const there = otherSent.filter((m) => m.to === to.email);
       expect(here.length + there.length).toBe(count);
       // Both instances took part, and no notice went out twice.
       expect(there.length).toBeGreaterThan(0);
-      expect(rowsOf(t, to.id).every((row) => row.sent_at !== null && row.attempts === 1)).toBe(true);
+      expect(here.length).toBeGreaterThan(0);
+      expect((await rowsOf(t, to.id)).every((row) => row.sent_at !== null && row.attempts === 1)).toBe(true);
     } finally {
-      await other.close();
-      otherDb.close();
+      await other.kill();
     }
   });
 
   it('sends a notice again once the claim of a sender that died mid-send has expired', async () => {
     const to = await recipient(t);
-    const otherDb = openDatabase(t.dataDir);
-    // This sender claims the row and never finishes (its process "died").
-    const stuck = new Outbox({
-      store: new SqliteOutboxStore(otherDb),
-      mailer: { transport: 'smtp', send: () => new Promise<void>(() => {}), async close() {} },
-      now: () => t.clock.now,
-      log: t.app.log,
-      portalUrl: t.config.PUBLIC_URL,
-    });
-    const id = otherDb
-      .prepare(
-        `INSERT INTO notifications (user_id, to_address, subject, text, created_at, next_attempt_at)
-         VALUES (?, ?, 'Your F5 account password was changed', 'text', ?, ?)`,
-      )
-      .run(to.id, to.email, t.clock.now, t.clock.now).lastInsertRowid;
-    void stuck.deliverDue();
-    await vi.waitFor(() => expect(rowsOf(t, to.id)[0]?.attempts).toBe(1));
-    otherDb.close();
+    const inserted = await t.app.storage.sql.get<{ id: number }>(
+      `INSERT INTO notifications (user_id, to_address, subject, text, created_at, next_attempt_at)
+       VALUES (?, ?, 'Your F5 account password was changed', 'text', ?, ?) RETURNING id`,
+      [to.id, to.email, t.clock.now, t.clock.now],
+    );
+    // This sender claims the row and dies in the middle of sending it.
+    const stuck = await otherInstance(t, { hang: true });
+    try {
+      void stuck.sweep().catch(() => undefined);
+      await stuck.claimed;
+    } finally {
+      await stuck.kill();
+    }
+    expect((await rowsOf(t, to.id))[0]?.attempts).toBe(1);
 
     await t.app.notifier.drain();
-    expect(mailTo(t, to.email)).toEqual([]);
+    expect(await mailTo(t, to.email)).toEqual([]);
     t.clock.advance(CLAIM_MS);
     await t.app.notifier.drain();
-    expect(mailTo(t, to.email)).toHaveLength(1);
-    expect(rowsOf(t, to.id)).toMatchObject([{ id: Number(id), attempts: 2 }]);
+    expect(await mailTo(t, to.email)).toHaveLength(1);
+    expect(await rowsOf(t, to.id)).toMatchObject([{ id: inserted?.id, attempts: 2 }]);
   });
 });
 
@@ -265,10 +384,10 @@ describe('delivery through SMTP', () => {
     const t = await startClockedApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
     try {
       const to = await recipient(t);
-      t.app.notifier.queue(to, { type: 'factor-activated', factor: 'email' }, { at: t.clock.now });
+      await t.app.notifier.queue(to, { type: 'factor-activated', factor: 'email' }, { at: t.clock.now });
       await t.app.notifier.drain();
       expect(received).toEqual([]);
-      expect(rowsOf(t, to.id)[0]!.last_error).toMatch(/Mailbox temporarily unavailable/);
+      expect((await rowsOf(t, to.id))[0]!.last_error).toMatch(/Mailbox temporarily unavailable/);
       t.clock.advance(retryDelayMs(1));
       await t.app.notifier.drain();
       expect(received).toHaveLength(1);
@@ -290,9 +409,9 @@ describe('closing the app', () => {
       await new Promise<void>((resolve) => (finish = resolve));
       await original(message);
     });
-    t.app.notifier.queue(to, { type: 'password-changed' }, { at: t.clock.now });
+    await t.app.notifier.queue(to, { type: 'password-changed' }, { at: t.clock.now });
     const sending = t.app.notifier.deliverDue();
-    await vi.waitFor(() => expect(rowsOf(t, to.id)[0]?.attempts).toBe(1));
+    await vi.waitFor(async () => expect((await rowsOf(t, to.id))[0]?.attempts).toBe(1));
     let closed = false;
     const closing = t.app.close().then(() => (closed = true));
     await new Promise((resolve) => setImmediate(resolve));
@@ -300,19 +419,20 @@ describe('closing the app', () => {
     finish();
     await Promise.all([sending, closing]);
     // The send finished before the database closed: it is in the mailbox and marked sent.
-    const db = openDatabase(t.dataDir);
+    const db = await anotherConnection(t);
     try {
-      const row = db
-        .prepare<[string], { sent_at: number | null }>('SELECT sent_at FROM notifications WHERE user_id = ?')
-        .get(to.id);
+      const row = await db.get<{ sent_at: number | null }>(
+        'SELECT sent_at FROM notifications WHERE user_id = ?',
+        [to.id],
+      );
       expect(row?.sent_at).toBe(t.clock.now);
       expect(
-        db.prepare('SELECT count(*) AS n FROM mailbox_messages WHERE to_address = ?').get(to.email),
+        await db.get('SELECT count(*) AS n FROM mailbox_messages WHERE to_address = ?', [to.email]),
       ).toEqual({
         n: 1,
       });
     } finally {
-      db.close();
+      await db.close();
       rmSync(t.dataDir, { recursive: true, force: true });
     }
   });
