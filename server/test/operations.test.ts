@@ -1,17 +1,24 @@
 /**
  * Issue 9, row 9: a busy database answers 503 with Retry-After quickly and never freezes the server for
  * seconds; /healthz stays cheap, /readyz proves a write; a client trickling a body cannot hold a request; a
- * shutdown has a deadline. A second process really holds SQLite's write lock here, and the shutdown and timeout
- * tests talk to a real server process over loopback.
+ * shutdown has a deadline. Another process really holds the database's write lock here (SQLite's file lock, or
+ * PostgreSQL's table locks and the instances' write lock), and the shutdown and timeout tests talk to a real server
+ * process over loopback. The data folder's file modes (SQLite only): sqlite/operations-data-dir-modes.test.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, DB_FILE_NAME, SERVING_BUSY_TIMEOUT_MS } from '../src/db/connection.js';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AppConfig } from '../src/config/index.js';
+import { DB_FILE_NAME, SERVING_BUSY_TIMEOUT_MS } from '../src/db/connection.js';
+import { openPostgres, WRITE_LOCK_KEY } from '../src/db/postgres.js';
+import type { Database } from '../src/db/sql.js';
+import { openSqlite } from '../src/db/sqlite.js';
 import { runCli } from '../src/directory/cli.js';
 import { STORAGE_UNAVAILABLE_MESSAGE } from '../src/plugins/errors.js';
 import { READINESS_REUSE_MS } from '../src/routes/web.js';
@@ -26,6 +33,7 @@ import {
   tokensFor,
   type TestApp,
 } from './helpers.js';
+import { createTestDatabase, isPostgresProject } from './support/postgres.js';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -35,11 +43,17 @@ afterAll(() => {
   if (figures.length > 0) process.stdout.write(`\nOperations figures:\n  ${figures.join('\n  ')}\n`);
 });
 
+/** How long a write waits for another process's lock once the server serves, before it is answered 503. */
+const WRITE_WAIT_MS = SERVING_BUSY_TIMEOUT_MS;
+
 /**
- * Another process holding the database's write lock (BEGIN IMMEDIATE) until it is told to let go, or for
- * `holdMs` on its own.
+ * Another process holding the database's write lock until it is told to let go, or for `holdMs` on its own:
+ * SQLite's file lock (BEGIN IMMEDIATE), or on PostgreSQL every table locked against writes (EXCLUSIVE: reads go on,
+ * as in SQLite's WAL) and the instances' write transaction lock.
  */
-async function holdWriteLock(dataDir: string, holdMs?: number): Promise<{ release(): Promise<void> }> {
+async function holdWriteLock(config: AppConfig, holdMs?: number): Promise<{ release(): Promise<void> }> {
+  const { database } = config;
+  if (database.kind === 'postgres') return holdPostgresWriteLock(database.url, holdMs);
   const script = `
     const Database = require('better-sqlite3');
     const db = new Database(process.argv[1]);
@@ -51,7 +65,12 @@ async function holdWriteLock(dataDir: string, holdMs?: number): Promise<{ releas
   `;
   const child = spawn(
     process.execPath,
-    ['-e', script, path.join(dataDir, DB_FILE_NAME), ...(holdMs === undefined ? [] : [String(holdMs)])],
+    [
+      '-e',
+      script,
+      path.join(database.dataDir, DB_FILE_NAME),
+      ...(holdMs === undefined ? [] : [String(holdMs)]),
+    ],
     { cwd: SERVER_DIR, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   const [message] = (await once(child, 'message')) as [string];
@@ -66,6 +85,38 @@ async function holdWriteLock(dataDir: string, holdMs?: number): Promise<{ releas
   };
 }
 
+async function holdPostgresWriteLock(url: string, holdMs?: number): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+  const { rows } = await client.query<{ name: string }>(
+    'SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = current_schema()',
+  );
+  await client.query(`LOCK TABLE ${rows.map((row) => row.name).join(', ')} IN EXCLUSIVE MODE`);
+  let released: Promise<void> | undefined;
+  const release = () => (released ??= client.query('COMMIT').then(() => client.end()));
+  const timer = holdMs === undefined ? undefined : setTimeout(() => void release(), holdMs);
+  return {
+    async release() {
+      clearTimeout(timer);
+      await release();
+    },
+  };
+}
+
+/** A connection of the test's own to the app's database (another process's, as the directory CLI has). */
+function openAnother(config: AppConfig): Promise<Database> {
+  const { database } = config;
+  if (database.kind === 'sqlite') return Promise.resolve(openSqlite(database.dataDir));
+  return openPostgres({
+    url: database.url,
+    poolMax: 1,
+    connectTimeoutMs: database.connectTimeoutMs,
+    statementTimeoutMs: database.statementTimeoutMs,
+  });
+}
+
 describe('a database another process holds the write lock of', () => {
   let t: TestApp;
   let clock: { now: number };
@@ -73,7 +124,10 @@ describe('a database another process holds the write lock of', () => {
   let sub: string;
   beforeAll(async () => {
     clock = { now: Date.now() };
-    t = await startApp({}, tempDir(), { now: () => clock.now });
+    // PostgreSQL: a statement waits for a lock as long as it may run, so the wait is its statement timeout.
+    t = await startApp({ DATABASE_STATEMENT_TIMEOUT_MS: String(WRITE_WAIT_MS) }, tempDir(), {
+      now: () => clock.now,
+    });
     token = (await tokensFor(t.app, ALICE)).access_token;
     sub = subOf(token);
   });
@@ -88,7 +142,7 @@ describe('a database another process holds the write lock of', () => {
     });
 
   it('answers writes 503 with Retry-After within the short busy timeout, the same body for any request', async () => {
-    const lock = await holdWriteLock(t.dataDir);
+    const lock = await holdWriteLock(t.config);
     try {
       const startedAt = performance.now();
       const first = await updateProfile('Alicia');
@@ -101,7 +155,7 @@ describe('a database another process holds the write lock of', () => {
       expect(second.statusCode).toBe(503);
       expect(second.body).toBe(first.body);
       // The event loop is blocked for the busy timeout, not for seconds (it was 5 s per write).
-      expect(waitedMs).toBeGreaterThanOrEqual(SERVING_BUSY_TIMEOUT_MS * 0.9);
+      expect(waitedMs).toBeGreaterThanOrEqual(WRITE_WAIT_MS * 0.9);
       expect(waitedMs).toBeLessThan(1000);
       figures.push(`a write on a locked database: 503 after ${Math.round(waitedMs)} ms`);
 
@@ -109,15 +163,17 @@ describe('a database another process holds the write lock of', () => {
       const healthAt = performance.now();
       expect((await t.app.inject('/healthz')).statusCode).toBe(200);
       const healthMs = performance.now() - healthAt;
-      expect(healthMs).toBeLessThan(SERVING_BUSY_TIMEOUT_MS);
+      expect(healthMs).toBeLessThan(WRITE_WAIT_MS);
       figures.push(`/healthz while the database is locked: ${healthMs.toFixed(1)} ms`);
 
       clock.now += READINESS_REUSE_MS;
       const ready = await t.app.inject('/readyz');
       expect(ready.statusCode).toBe(503);
       expect(Number(ready.headers['retry-after'])).toBeGreaterThan(0);
+      // SQLite names the lock; PostgreSQL, the statement that waited for it past its time.
+      const reason = t.config.database.kind === 'sqlite' ? /lock/ : /ran out of time/;
       expect(ready.json()).toEqual({
-        error: expect.stringMatching(/^The database cannot be written: .*lock/),
+        error: expect.stringMatching(new RegExp(`^The database cannot be written: .*${reason.source}`)),
       });
     } finally {
       await lock.release();
@@ -129,7 +185,7 @@ describe('a database another process holds the write lock of', () => {
 
   it("answers the identity provider's writes 503 with Retry-After too (a sign-in request, a token refresh)", async () => {
     const { refresh_token: refreshToken } = await tokensFor(t.app, ALICE);
-    const lock = await holdWriteLock(t.dataDir);
+    const lock = await holdWriteLock(t.config);
     try {
       const page = await t.app.inject({ url: authorizeUrl(), headers: { accept: 'text/html' } });
       expect(page.statusCode).toBe(503);
@@ -150,7 +206,13 @@ describe('a database another process holds the write lock of', () => {
   });
 
   it('still lets the directory CLI add a user while the server runs: the CLI waits longer than the server', async () => {
-    const lock = await holdWriteLock(t.dataDir, 400);
+    const lock = await holdWriteLock(t.config, 400);
+    // The CLI finds the server's database as the server does: DATABASE_URL (with its key) or the data folder.
+    const { DATABASE_URL, TOTP_ENCRYPTION_KEY } = t.config;
+    if (DATABASE_URL !== undefined) {
+      vi.stubEnv('DATABASE_URL', DATABASE_URL);
+      vi.stubEnv('TOTP_ENCRYPTION_KEY', TOTP_ENCRYPTION_KEY?.toString('hex'));
+    }
     const output: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
     process.stdout.write = ((chunk: string) => (
@@ -176,20 +238,21 @@ describe('a database another process holds the write lock of', () => {
       ]);
     } finally {
       process.stdout.write = write;
+      vi.unstubAllEnvs();
       await lock.release();
     }
     expect(code).toBe(0);
     expect(output.join('')).toContain('"email":"ada@example.com"');
-    expect(t.app.directory.findByEmail('ada@example.com')).toBeDefined();
+    expect(await t.app.directory.findByEmail('ada@example.com')).toBeDefined();
   });
 
   it('opens an up-to-date database without taking the write lock (a CLI start does not wait)', async () => {
-    const lock = await holdWriteLock(t.dataDir);
+    const lock = await holdWriteLock(t.config);
     try {
       const startedAt = performance.now();
-      const db = openDatabase(t.dataDir);
+      const db = await openAnother(t.config);
       const openedMs = performance.now() - startedAt;
-      db.close();
+      await db.close();
       expect(openedMs).toBeLessThan(500);
     } finally {
       await lock.release();
@@ -205,18 +268,33 @@ describe('health and readiness', () => {
     t = await startApp({}, tempDir(), { now: () => clock.now });
   });
   afterAll(async () => t.close());
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 
-  const changes = () => (t.app.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-  const probeValue = () =>
-    (
-      t.app.db.prepare("SELECT value FROM meta WHERE key = 'readiness_probe'").get() as
-        { value: string } | undefined
-    )?.value;
+  /** Every statement the app sends its database from now on, and each readiness probe, counted. */
+  function countStatements() {
+    const { database } = t.app;
+    const spies = (['all', 'get', 'run', 'transaction', 'probeWrite'] as const).map((method) =>
+      vi.spyOn(database, method),
+    );
+    return () => spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+  }
+  // SQLite counts every row its connection changed (total_changes): a write that bypassed the Sql interface too.
+  const sqliteChanges = async () =>
+    t.app.storage.sql.dialect === 'sqlite'
+      ? (await t.app.storage.sql.get<{ n: number }>('SELECT total_changes() AS n'))?.n
+      : undefined;
+  const probeValue = async () =>
+    (await t.app.storage.sql.get<{ value: string }>("SELECT value FROM meta WHERE key = 'readiness_probe'"))
+      ?.value;
 
-  it('/healthz writes nothing', async () => {
-    const before = changes();
+  it('/healthz asks nothing of the database', async () => {
+    const before = await sqliteChanges();
+    const statements = countStatements();
     for (let call = 0; call < 5; call += 1) expect((await t.app.inject('/healthz')).statusCode).toBe(200);
-    expect(changes()).toBe(before);
+    expect(statements()).toBe(0);
+    expect(await sqliteChanges()).toBe(before);
   });
 
   it('/readyz writes to the database at most once per second, however often it is asked', async () => {
@@ -224,17 +302,19 @@ describe('health and readiness', () => {
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ status: 'ready' });
     expect(first.headers['cache-control']).toBe('no-store');
-    const written = probeValue();
+    const written = await probeValue();
     expect(written).toBe(new Date(clock.now).toISOString());
 
-    const before = changes();
+    const before = await sqliteChanges();
+    const statements = countStatements();
     const flood = await Promise.all(Array.from({ length: 50 }, () => t.app.inject('/readyz')));
     expect(flood.every((response) => response.statusCode === 200)).toBe(true);
-    expect(changes()).toBe(before);
+    expect(statements()).toBe(0);
+    expect(await sqliteChanges()).toBe(before);
 
     clock.now += READINESS_REUSE_MS;
     expect((await t.app.inject('/readyz')).statusCode).toBe(200);
-    expect(probeValue()).toBe(new Date(clock.now).toISOString());
+    expect(await probeValue()).toBe(new Date(clock.now).toISOString());
   });
 });
 
@@ -262,10 +342,17 @@ async function freePort(): Promise<number> {
   }
 }
 
-/** `tsx src/server.ts` on a free port and a temp DATA_DIR; resolves once it listens (its banner is out). */
+/**
+ * `tsx src/server.ts` on a free port and a temp DATA_DIR (in the postgres project, on a fresh database of the run's
+ * PostgreSQL); resolves once it listens (its banner is out).
+ */
 async function spawnServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = tempDir();
+  const database = isPostgresProject() ? await createTestDatabase() : undefined;
+  const storage: Record<string, string> = database
+    ? { DATABASE_URL: database.url, TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex') }
+    : {};
   const child = spawn(process.execPath, ['--conditions=portal-source', '--import', 'tsx', 'src/server.ts'], {
     cwd: SERVER_DIR,
     env: {
@@ -276,6 +363,7 @@ async function spawnServer(env: Record<string, string>): Promise<RunningServer> 
       SHELL_DIST: path.join(dataDir, 'no-shell-build'),
       LOG_LEVEL: 'silent',
       DEMO_ACCOUNTS: 'false',
+      ...storage,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -284,27 +372,27 @@ async function spawnServer(env: Record<string, string>): Promise<RunningServer> 
   const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
     child.once('exit', (code) => resolve({ code, at: performance.now() })),
   );
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString('utf8'));
-      if (output.join('').includes('My Profile portal:')) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    void exited.then(({ code }) => reject(new Error(`server exited (${code}): ${output.join('')}`)));
-  });
-  return {
-    child,
-    port,
-    dataDir,
-    output,
-    exited,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
   };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output.push(chunk.toString('utf8'));
+        if (output.join('').includes('My Profile portal:')) resolve();
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      void exited.then(({ code }) => reject(new Error(`server exited (${code}): ${output.join('')}`)));
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, port, dataDir, output, exited, stop };
 }
 
 /** Resolves once the server's output (stdout and stderr so far and to come) satisfies `done`. */
@@ -360,13 +448,6 @@ describe('a real server process', () => {
   }, 60_000);
   afterAll(async () => {
     await Promise.all([timeouts?.stop(), shutdown?.stop()]);
-  });
-
-  it('creates DATA_DIR 0700 with every file in it 0600, the WAL included (umask 077)', () => {
-    expect(statSync(timeouts.dataDir).mode & 0o777).toBe(0o700);
-    for (const name of [DB_FILE_NAME, `${DB_FILE_NAME}-wal`, `${DB_FILE_NAME}-shm`, 'totp-encryption-key']) {
-      expect(statSync(path.join(timeouts.dataDir, name)).mode & 0o777, name).toBe(0o600);
-    }
   });
 
   it('cuts a client trickling a request body at REQUEST_TIMEOUT_MS (408, connection closed)', async () => {
