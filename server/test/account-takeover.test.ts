@@ -1,10 +1,12 @@
 /**
  * Issue 9, the account-takeover paths that need only what an attacker could steal: an access token, a refresh
  * token, a password, a phishing proxy's session. Each block is one row of the issue's table; each test failed on
- * the code before the fix.
+ * the code before the fix. SQLite's migration 007 (rows written before hashed ids):
+ * sqlite/account-takeover-migration-007.test.ts.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import {
   API_ERROR_CODES,
   apiPaths,
@@ -95,11 +97,10 @@ async function signOut(app: FastifyInstance, browser: Browser) {
 }
 
 const stepUpGrantsOf = (userId: string) =>
-  t.app.db
-    .prepare<[string], { session_id: string; factor: string }>(
-      'SELECT session_id, factor FROM stepup_grants WHERE user_id = ? ORDER BY session_id',
-    )
-    .all(userId);
+  t.app.storage.sql.all<{ session_id: string; factor: string }>(
+    'SELECT session_id, factor FROM stepup_grants WHERE user_id = ? ORDER BY session_id',
+    [userId],
+  );
 
 describe('row 2: an access token of an ended session is refused at once, by /api and /v1/userinfo', () => {
   it('after sign-out (even though the token was verified and remembered before)', async () => {
@@ -186,7 +187,9 @@ describe('row 2: an access token of an ended session is refused at once, by /api
       body: { passCode: totp(secret, t.clock.now) },
     });
     expect(verified.status).toBe(200);
-    expect(stepUpGrantsOf(account.user.id).map((grant) => grant.session_id)).toContain(`sid:${other.sid}`);
+    expect((await stepUpGrantsOf(account.user.id)).map((grant) => grant.session_id)).toContain(
+      `sid:${other.sid}`,
+    );
 
     await signOut(t.app, {
       user: account.user,
@@ -195,7 +198,7 @@ describe('row 2: an access token of an ended session is refused at once, by /api
       tokens: other.tokens,
       token: other.token,
     });
-    expect(stepUpGrantsOf(account.user.id).map((grant) => grant.session_id)).not.toContain(
+    expect((await stepUpGrantsOf(account.user.id)).map((grant) => grant.session_id)).not.toContain(
       `sid:${other.sid}`,
     );
   });
@@ -392,7 +395,9 @@ describe('row 3: a 2-step change ends every other session; a password change nee
     });
     // Refused before the password was even checked: nothing counted.
     expect(
-      t.app.db.prepare('SELECT count(*) AS n FROM password_change_failures WHERE user_id = ?').get(sub),
+      await t.app.storage.sql.get('SELECT count(*) AS n FROM password_change_failures WHERE user_id = ?', [
+        sub,
+      ]),
     ).toEqual({ n: 0 });
 
     t.clock.advance(30_000);
@@ -445,12 +450,37 @@ describe('row 5: a throttle reserves the attempt before the hash', () => {
 
 describe('row 6: throttles fail closed; the new-password policy comes before the current password', () => {
   /**
-   * Makes every write of the app's connection fail as on a data folder that went read-only (SQLITE_READONLY),
-   * the deterministic stand-in for a full disk here (a full disk fails only writes that need a new page).
+   * Makes every write of the app fail as on storage that went read-only, the deterministic stand-in for a full
+   * disk here (a full disk fails only writes that need a new page). SQLite: the app's connection turns query-only
+   * (SQLITE_READONLY). PostgreSQL: the database makes every new transaction read-only (25006 on a write) and the
+   * app's connections are ended, so its pool opens new ones under that setting. Returns the undo.
    */
-  function breakTheDisk(app: FastifyInstance): () => void {
-    app.db.pragma('query_only = ON');
-    return () => app.db.pragma('query_only = OFF');
+  async function breakTheDisk(app: FastifyInstance): Promise<() => Promise<void>> {
+    const { database } = app.config;
+    if (database.kind === 'sqlite') {
+      await app.storage.sql.run('PRAGMA query_only = ON');
+      return async () => {
+        await app.storage.sql.run('PRAGMA query_only = OFF');
+      };
+    }
+    const readOnly = async (on: boolean) => {
+      const admin = new pg.Client({ connectionString: database.url });
+      await admin.connect();
+      try {
+        const name = (await admin.query<{ name: string }>('SELECT quote_ident(current_database()) AS name'))
+          .rows[0]?.name;
+        await admin.query(
+          `ALTER DATABASE ${name} ${on ? 'SET default_transaction_read_only = on' : 'RESET default_transaction_read_only'}`,
+        );
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        );
+      } finally {
+        await admin.end();
+      }
+    };
+    await readOnly(true);
+    return () => readOnly(false);
   }
 
   it('with a read-only data folder, right and wrong current passwords get the same 503, and nothing is checked', async () => {
@@ -461,7 +491,7 @@ describe('row 6: throttles fail closed; the new-password policy comes before the
         token: session.token,
         body: { OldPassword, NewPassword: 'Brand-New-Secret-9' },
       });
-    const restore = breakTheDisk(t.app);
+    const restore = await breakTheDisk(t.app);
     try {
       const right = await change(account.password);
       const wrong = await change('Not-The-Password-1');
@@ -471,7 +501,7 @@ describe('row 6: throttles fail closed; the new-password policy comes before the
       expect(right.response.headers['retry-after']).toBeDefined();
       expect(right.response.headers['server-timing']).toBeUndefined();
     } finally {
-      restore();
+      await restore();
     }
     expect((await change(account.password)).status).toBe(200);
   });
@@ -485,14 +515,14 @@ describe('row 6: throttles fail closed; the new-password policy comes before the
         token: session.token,
         body: { passCode },
       });
-    const restore = breakTheDisk(t.app);
+    const restore = await breakTheDisk(t.app);
     try {
       const right = await verify(totp(secret, t.clock.now));
       const wrong = await verify('000000');
       expect([right.status, wrong.status]).toEqual([503, 503]);
       expect(right.data).toEqual(wrong.data);
     } finally {
-      restore();
+      await restore();
     }
     expect((await verify(totp(secret, t.clock.now))).status).toBe(200);
   });
@@ -519,11 +549,10 @@ describe('row 10 (second half): an authenticator secret that cannot be opened', 
     const session = await signInSession(t.app, account);
     const secret = await enrolAuthenticator(t, session);
     // The sealed secret as another key would have sealed it (e.g. a restored database with another key).
-    t.app.db
-      .prepare(
-        "UPDATE user_factors SET secret_enc = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' WHERE user_id = ?",
-      )
-      .run(account.user.id);
+    await t.app.storage.sql.run(
+      "UPDATE user_factors SET secret_enc = 'v1.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA.AAAA' WHERE user_id = ?",
+      [account.user.id],
+    );
     const answer = await call(t.app, 'POST', apiPaths.stepUpVerify(account.user.id, 'google-auth'), {
       token: session.token,
       body: { passCode: totp(secret, t.clock.now) },
@@ -533,9 +562,10 @@ describe('row 10 (second half): an authenticator secret that cannot be opened', 
       error: 'Authenticator codes cannot be checked right now. Try again later.',
       code: 'service_unavailable',
     });
-    const counted = t.app.db
-      .prepare("SELECT count(*) AS n FROM factor_throttle_events WHERE user_id = ? AND kind = 'wrong-code'")
-      .get(account.user.id);
+    const counted = await t.app.storage.sql.get(
+      "SELECT count(*) AS n FROM factor_throttle_events WHERE user_id = ? AND kind = 'wrong-code'",
+      [account.user.id],
+    );
     expect(counted).toEqual({ n: 1 });
   });
 });
@@ -544,11 +574,10 @@ describe("row 11 (second half): the provider's store keeps no redeemable token",
   it('stores ids of sessions and refresh tokens only as hashes; a refresh token read from the file redeems nothing', async () => {
     const browser = await browserOf(t.app, await newUser(t.app));
     const refreshToken = browser.tokens.refresh_token ?? '';
-    const rows = t.app.db
-      .prepare<[string], { model: string; id: string; payload: string }>(
-        'SELECT model, id, payload FROM oidc_payloads WHERE account_id = ?',
-      )
-      .all(browser.user.id);
+    const rows = await t.app.storage.sql.all<{ model: string; id: string; payload: string }>(
+      'SELECT model, id, payload FROM oidc_payloads WHERE account_id = ?',
+      [browser.user.id],
+    );
     expect(rows.map((row) => row.model).sort()).toEqual(
       expect.arrayContaining(['Grant', 'RefreshToken', 'Session']),
     );
@@ -574,63 +603,11 @@ describe('two tabs refreshing at once', () => {
     expect((await isFederated(t.app, latest.access_token, browser.user.id)).statusCode).toBe(200);
 
     // Past the grace period the old token is a replay: the grant ends (and with it every token of it).
-    t.app.db
-      .prepare(
-        "UPDATE oidc_payloads SET consumed_at = consumed_at - 31 WHERE model = 'RefreshToken' AND id = ?",
-      )
-      .run(createHash('sha256').update(old).digest('base64url'));
+    await t.app.storage.sql.run(
+      "UPDATE oidc_payloads SET consumed_at = consumed_at - 31 WHERE model = 'RefreshToken' AND id = ?",
+      [createHash('sha256').update(old).digest('base64url')],
+    );
     expect((await refreshRequest(t.app, old)).statusCode).toBe(400);
     expect((await isFederated(t.app, latest.access_token, browser.user.id)).statusCode).toBe(401);
-  });
-});
-
-describe('migration 007: provider rows written before hashed ids', () => {
-  it('hashes their ids and drops the copy in the payload, so the same tokens still resolve through the adapter', async () => {
-    const Database = (await import('better-sqlite3')).default;
-    const { migrations } = await import('../src/db/migrations/index.js');
-    const { migrate } = await import('../src/db/migrate.js');
-    const { SqliteOidcStore } = await import('../src/oidc/adapter.js');
-    const db = new Database(':memory:');
-    try {
-      // A database at version 6, with a refresh token and a grant stored the old way.
-      migrations.slice(0, 6).forEach((migration) => migration.up(db));
-      db.pragma('user_version = 6');
-      const insert = db.prepare(
-        `INSERT INTO oidc_payloads (model, id, payload, grant_id, account_id, expires_at)
-         VALUES (?, ?, ?, ?, '00uOld', ?)`,
-      );
-      const later = Math.floor(Date.now() / 1000) + 600;
-      insert.run(
-        'RefreshToken',
-        'old-refresh-token',
-        JSON.stringify({ jti: 'old-refresh-token', grantId: 'g1' }),
-        'g1',
-        later,
-      );
-      insert.run('Grant', 'g1', JSON.stringify({ jti: 'g1', accountId: '00uOld' }), null, later);
-
-      migrate(db);
-
-      const rows = db
-        .prepare<[], { model: string; id: string; payload: string }>(
-          'SELECT model, id, payload FROM oidc_payloads ORDER BY model',
-        )
-        .all();
-      expect(rows).toEqual([
-        { model: 'Grant', id: 'g1', payload: JSON.stringify({ jti: 'g1', accountId: '00uOld' }) },
-        {
-          model: 'RefreshToken',
-          id: createHash('sha256').update('old-refresh-token').digest('base64url'),
-          payload: JSON.stringify({ grantId: 'g1' }),
-        },
-      ]);
-      const store = new SqliteOidcStore(db);
-      expect(await store.adapterFor('RefreshToken').find('old-refresh-token')).toEqual({
-        grantId: 'g1',
-        jti: 'old-refresh-token',
-      });
-    } finally {
-      db.close();
-    }
   });
 });

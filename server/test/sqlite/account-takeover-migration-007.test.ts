@@ -1,0 +1,58 @@
+/**
+ * From account-takeover.test.ts (issue 9, row 11): SQLite's migration 007 hashes the ids of provider rows an older
+ * server stored in clear. PostgreSQL's schema starts with hashed ids: it has no such rows.
+ */
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../../src/db/migrate.js';
+import { migrations } from '../../src/db/migrations/index.js';
+import { SqliteDatabase } from '../../src/db/sqlite.js';
+import { SqlProviderStore } from '../../src/oidc/adapter.js';
+
+describe('migration 007: provider rows written before hashed ids', () => {
+  it('hashes their ids and drops the copy in the payload, so the same tokens still resolve through the adapter', async () => {
+    const db = new Database(':memory:');
+    try {
+      // A database at version 6, with a refresh token and a grant stored the old way.
+      migrations.slice(0, 6).forEach((migration) => migration.up(db));
+      db.pragma('user_version = 6');
+      const insert = db.prepare(
+        `INSERT INTO oidc_payloads (model, id, payload, grant_id, account_id, expires_at)
+         VALUES (?, ?, ?, ?, '00uOld', ?)`,
+      );
+      const later = Math.floor(Date.now() / 1000) + 600;
+      insert.run(
+        'RefreshToken',
+        'old-refresh-token',
+        JSON.stringify({ jti: 'old-refresh-token', grantId: 'g1' }),
+        'g1',
+        later,
+      );
+      insert.run('Grant', 'g1', JSON.stringify({ jti: 'g1', accountId: '00uOld' }), null, later);
+
+      migrate(db);
+
+      const rows = db
+        .prepare<[], { model: string; id: string; payload: string }>(
+          'SELECT model, id, payload FROM oidc_payloads ORDER BY model',
+        )
+        .all();
+      expect(rows).toEqual([
+        { model: 'Grant', id: 'g1', payload: JSON.stringify({ jti: 'g1', accountId: '00uOld' }) },
+        {
+          model: 'RefreshToken',
+          id: createHash('sha256').update('old-refresh-token').digest('base64url'),
+          payload: JSON.stringify({ grantId: 'g1' }),
+        },
+      ]);
+      const store = new SqlProviderStore(new SqliteDatabase(db));
+      expect(await store.adapterFor('RefreshToken').find('old-refresh-token')).toEqual({
+        grantId: 'g1',
+        jti: 'old-refresh-token',
+      });
+    } finally {
+      db.close();
+    }
+  });
+});
