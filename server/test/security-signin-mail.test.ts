@@ -238,9 +238,10 @@ describe('configuration', () => {
     const account = await newUser(t.app);
     const s = await signInSession(t.app, account);
     await enrolAuthenticator(t, s);
-    const { secret_enc } = t.app.db
-      .prepare<[string], { secret_enc: string }>('SELECT secret_enc FROM user_factors WHERE user_id = ?')
-      .get(account.user.id)!;
+    const { secret_enc } = (await t.app.storage.sql.get<{ secret_enc: string }>(
+      'SELECT secret_enc FROM user_factors WHERE user_id = ?',
+      [account.user.id],
+    ))!;
     expect(new SecretBox(Buffer.from('cd'.repeat(32), 'hex')).open(secret_enc, account.user.id)).toMatch(
       /^[A-Z2-7]+$/,
     );

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { INVALID_CODE_ERROR, maskEmail } from 'shared-auth/contract';
-import { TOTP_KEY_FILE } from '../src/factors/encryption-key.js';
 import { SAM } from './helpers.js';
 import {
   call,
@@ -14,8 +13,6 @@ import {
   type Session,
   clockedAppInStep,
 } from './security-helpers.js';
-import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
 
 const t = clockedAppInStep();
 
@@ -60,7 +57,7 @@ describe('step-up challenge', () => {
     expect(crossMfa.status).toBe(403);
 
     const sam = await signInSession(t.app, {
-      user: t.app.directory.findByEmail(SAM.email)!,
+      user: (await t.app.directory.findByEmail(SAM.email))!,
       password: SAM.password,
     });
     for (const [method, url] of [
@@ -95,11 +92,10 @@ describe('authenticator app (TOTP)', () => {
     expect(decodeURIComponent(uri.pathname)).toContain(s.user.email);
     expect(enrolled.response.headers['cache-control']).toBe('no-store');
 
-    const row = t.app.db
-      .prepare<[string], { secret_enc: string; status: string }>(
-        "SELECT secret_enc, status FROM user_factors WHERE user_id = ? AND type = 'google-auth'",
-      )
-      .get(s.user.id)!;
+    const row = (await t.app.storage.sql.get<{ secret_enc: string; status: string }>(
+      "SELECT secret_enc, status FROM user_factors WHERE user_id = ? AND type = 'google-auth'",
+      [s.user.id],
+    ))!;
     expect(row.status).toBe('PENDING_ACTIVATION');
     expect(row.secret_enc).toMatch(/^v1\./);
     expect(row.secret_enc).not.toContain(secret);
@@ -240,9 +236,10 @@ describe('email codes', () => {
     expect(sent.data).toEqual({ status: 'PENDING_ACTIVATION' });
     const code = await lastCodeFor(t.app, s.user.email);
     expect(code).toMatch(/^\d{6}$/);
-    const stored = t.app.db
-      .prepare<[string], { code_hash: string }>('SELECT code_hash FROM email_codes WHERE user_id = ?')
-      .get(s.user.id)!;
+    const stored = (await t.app.storage.sql.get<{ code_hash: string }>(
+      'SELECT code_hash FROM email_codes WHERE user_id = ?',
+      [s.user.id],
+    ))!;
     expect(stored.code_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.code_hash).not.toContain(code);
 
@@ -346,30 +343,28 @@ describe('wrong-code throttle', () => {
     expect((await verify(totp(secret, t.clock.now))).status).toBe(200);
   });
 
-  it('persists in SQLite: a restart does not reset it', async () => {
+  it('persists in storage: a restart does not reset it, and the restarted server opens the sealed secret', async () => {
     const local = await startClockedApp();
     const account = await newUser(local.app);
     const s = await signInSession(local.app, account);
-    await enrolAuthenticator(local, s);
-    for (let i = 0; i < 5; i += 1) {
-      await call(local.app, 'POST', `/api/stepup/${s.user.id}/google-auth/verify`, {
+    const secret = await enrolAuthenticator(local, s);
+    const verify = (app: typeof local.app, passCode: string) =>
+      call(app, 'POST', `/api/stepup/${s.user.id}/google-auth/verify`, {
         token: s.token,
-        body: { passCode: '000000' },
+        body: { passCode },
       });
-    }
+    for (let i = 0; i < 5; i += 1) expect((await verify(local.app, '000000')).status).toBe(400);
     await local.app.close();
     const restarted = await startClockedApp({}, local.dataDir);
-    restarted.clock.now = local.clock.now;
-    const again = await call(restarted.app, 'POST', `/api/stepup/${s.user.id}/google-auth/verify`, {
-      token: s.token,
-      body: { passCode: '000000' },
-    });
-    expect(again.status).toBe(429);
-    // The generated encryption key was saved in DATA_DIR (0600) and reused.
-    const keyFile = path.join(local.dataDir, TOTP_KEY_FILE);
-    expect(existsSync(keyFile)).toBe(true);
-    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-    await restarted.close();
+    try {
+      restarted.clock.now = local.clock.now;
+      expect((await verify(restarted.app, totp(secret, restarted.clock.now))).status).toBe(429);
+      // Once the wrong codes left the window, a right code opens: the same key reads the secret sealed before.
+      restarted.clock.advance(5 * 60_000);
+      expect((await verify(restarted.app, totp(secret, restarted.clock.now))).status).toBe(200);
+    } finally {
+      await restarted.close();
+    }
   });
 });
 
