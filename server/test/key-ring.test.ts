@@ -21,6 +21,7 @@ import {
   LEGACY_SIGNING_KEY_FILE,
 } from '../src/keys/material.js';
 import { KeyRing } from '../src/keys/ring.js';
+import { SignInKeys } from '../src/oidc/interactions/secrets.js';
 import { KeyRingStore } from '../src/keys/store.js';
 import { KEY_LEAD_MS, ringTimeline, type RingTimeline } from '../src/keys/timeline.js';
 import { createTestDatabase, isPostgresProject } from './support/postgres.js';
@@ -260,6 +261,28 @@ describe.each(backends)('key ring (%s)', (_backend, database) => {
     await b.refresh();
     expect(b.cookieKeys).not.toContain(firstCookie);
     expect(b.cookieKeys).toHaveLength(1);
+  });
+
+  it("the sign-in pages' HMAC keys follow the ring's cookie keys", async () => {
+    const shared = await database();
+    const time = clock();
+    const ring = await openRing(await shared.connect(), time);
+    const keys = new SignInKeys(() => ring.cookieKeys);
+    const before = keys.sign('csrf', 'interaction:1');
+
+    time.set(T0 + 83 * DAY);
+    await ring.refresh();
+    expect(keys.sign('csrf', 'interaction:1')).toBe(before);
+    time.set(T0 + 90 * DAY);
+    await ring.refresh();
+    // The next cookie key signs; what the previous one signed still verifies.
+    expect(ring.cookieKeys).toHaveLength(2);
+    expect(keys.sign('csrf', 'interaction:1')).not.toBe(before);
+    expect(keys.verify('csrf', 'interaction:1', before)).toBe(true);
+
+    time.set(T0 + 200 * DAY);
+    await ring.refresh();
+    expect(keys.verify('csrf', 'interaction:1', before)).toBe(false);
   });
 
   it('after a long pause the next key still gets its whole lead before it signs', async () => {
