@@ -551,6 +551,6 @@ describe('after the fuzzing', () => {
     });
     expect(saved.statusCode).toBe(200);
     expect(parseTwice(saved.body)).toMatchObject({ email: caller.user.email, firstName: 'Ada' });
-    expect(t.app.directory.findById(caller.user.id)?.email).toBe(caller.user.email);
+    expect((await t.app.directory.findById(caller.user.id))?.email).toBe(caller.user.email);
   });
 });
