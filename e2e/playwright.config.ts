@@ -1,9 +1,25 @@
 import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { CLUSTER_ORIGIN } from './support/cluster-ports.js';
 import { E2E_DATA_DIR, TEST_HOST_PORTS } from './support/paths.js';
 
 const root = path.resolve(import.meta.dirname, '..');
+
+/** The projects named on the command line (`--project a b`, `--project=c`); none means all. */
+function projectsAsked(): string[] {
+  const args = process.argv;
+  return args.flatMap((arg, index) => {
+    if (arg.startsWith('--project=')) return [arg.slice('--project='.length)];
+    if (arg !== '--project') return [];
+    // Playwright reads every argument after --project up to the next option as a project name.
+    const rest = args.slice(index + 1);
+    const end = rest.findIndex((next) => next.startsWith('-'));
+    return end < 0 ? rest : rest.slice(0, end);
+  });
+}
+/** Only the cluster project: its tests start every server they need, the suite's server on :3000 is not one. */
+const clusterOnly = projectsAsked().length > 0 && projectsAsked().every((name) => name === 'cluster');
 
 /**
  * Playwright cannot download browsers on every machine: use the system's Chromium (Debian's `chromium`
@@ -45,27 +61,42 @@ export default defineConfig({
     // Switching a remote's version edits the server's remotes file, which every page of the run reads: that test
     // runs on its own once all the others are done. As chromium's teardown project it runs whether they passed or
     // not (a project that depends on chromium would be skipped after any failure). Alone: `--project delivery`.
-    { name: 'chromium', testIgnore: /delivery-switch\.spec\.ts$/, teardown: 'delivery' },
+    {
+      name: 'chromium',
+      testIgnore: [/delivery-switch\.spec\.ts$/, /tests\/cluster\//],
+      teardown: 'delivery',
+    },
     { name: 'delivery', testMatch: /delivery-switch\.spec\.ts$/ },
+    // Two instances on PostgreSQL behind a round-robin proxy (support/cluster.ts), started by the tests
+    // themselves (a worker fixture), on ports of their own. One worker: the cluster's ports are fixed.
+    {
+      name: 'cluster',
+      testMatch: /tests\/cluster\/.*\.spec\.ts$/,
+      workers: 1,
+      fullyParallel: false,
+      use: { baseURL: CLUSTER_ORIGIN },
+    },
   ],
   // The production build, started the way the README starts it (`pnpm start` = build + this script).
-  webServer: {
-    command: 'node e2e/support/start-fresh.mjs',
-    cwd: root,
-    url: 'http://localhost:3000/healthz',
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    // A data folder of its own, fresh for every run, so the suite never sees a developer's accounts.
-    env: {
-      DATA_DIR: E2E_DATA_DIR,
-      LOG_LEVEL: 'warn',
-      // The default trusted origins, plus the ports where tests start remote hosts of their own.
-      TRUSTED_ORIGINS: [3001, 3002, 3003, 3100, ...TEST_HOST_PORTS]
-        .map((port) => `http://localhost:${port}`)
-        .join(','),
-    },
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },
-  },
+  webServer: clusterOnly
+    ? undefined
+    : {
+        command: 'node e2e/support/start-fresh.mjs',
+        cwd: root,
+        url: 'http://localhost:3000/healthz',
+        reuseExistingServer: false,
+        timeout: 60_000,
+        stdout: 'ignore',
+        stderr: 'pipe',
+        // A data folder of its own, fresh for every run, so the suite never sees a developer's accounts.
+        env: {
+          DATA_DIR: E2E_DATA_DIR,
+          LOG_LEVEL: 'warn',
+          // The default trusted origins, plus the ports where tests start remote hosts of their own.
+          TRUSTED_ORIGINS: [3001, 3002, 3003, 3100, ...TEST_HOST_PORTS]
+            .map((port) => `http://localhost:${port}`)
+            .join(','),
+        },
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 5000 },
+      },
 });
