@@ -172,7 +172,8 @@ function connectionBroken(error: unknown): boolean {
 /**
  * The server ended this connection (shutdown, restart, pg_terminate_backend) before running the statement: a
  * pooled connection that was idle when its server went away, whose notice had not arrived yet. Such a statement
- * did not run, so it is sent once more, on a new connection.
+ * did not run, so it is sent again; the pool has dropped that connection, and after at most one try per idle
+ * connection (poolMax) the next one is new.
  */
 function endedBeforeRunning(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -224,14 +225,19 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   // Bumped when a prepared statement went stale (stalePlan): from then on, statements are prepared again.
   let generation = 0;
 
+  // Every idle connection may have been ended, and one more try on a new one.
+  const tries = options.poolMax + 1;
+
   const onPool: Query = async (text, params) => {
-    try {
-      return await pool.query(queryConfig(text, params, generation));
-    } catch (error) {
-      if (stalePlan(error)) generation += 1;
-      else if (!endedBeforeRunning(error)) throw error;
-      // The statement did not run: once more (on a new connection, or under a new name).
-      return pool.query(queryConfig(text, params, generation));
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await pool.query(queryConfig(text, params, generation));
+      } catch (error) {
+        if (attempt >= tries) throw error;
+        // The statement did not run: again, under a new name or on another connection.
+        if (stalePlan(error)) generation += 1;
+        else if (!endedBeforeRunning(error)) throw error;
+      }
     }
   };
 
@@ -266,7 +272,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         return result;
       } catch (error) {
         if (broken === undefined && connectionBroken(error)) broken = error;
-        if (!begun && attempt === 1 && endedBeforeRunning(error)) {
+        if (!begun && attempt < tries && endedBeforeRunning(error)) {
           broken = error;
           continue;
         }
