@@ -86,7 +86,7 @@ describe('PostgreSQL going away, coming back, hanging', () => {
     expect(await db.get("SELECT value FROM meta WHERE key = 'after'")).toEqual({ value: 'start' });
   });
 
-  it('fails a transaction cut by the shutdown with an unavailable error, and does not reuse its connection', async () => {
+  it('fails a transaction cut by the shutdown as unavailable, and does not reuse its connection', async () => {
     const { error } = await failure(() =>
       db.transaction(async (tx) => {
         await tx.run("INSERT INTO meta (key, value) VALUES ('cut', 'short')");

@@ -203,7 +203,8 @@ describe('PostgreSQL migrations', () => {
       ).rejects.toMatchObject({ code: '23514' });
       await expect(
         client.query(
-          `INSERT INTO email_codes (user_id, purpose, code_hash, sent_at, expires_at) VALUES ('nobody', 'verify', 'h', 1, 2)`,
+          `INSERT INTO email_codes (user_id, purpose, code_hash, sent_at, expires_at)
+           VALUES ('nobody', 'verify', 'h', 1, 2)`,
         ),
       ).rejects.toMatchObject({ code: '23503' });
       await client.query(`INSERT INTO stepup_grants VALUES ('u1', 's1', 'email', 1700000000000)`);

@@ -77,7 +77,7 @@ export function storageUnavailableReason(error: unknown, depth = 0): string | un
   if (code !== undefined) {
     if (code.startsWith('SQLITE_')) return SQLITE_PROBLEMS.find(([pattern]) => pattern.test(code))?.[1];
     if (NETWORK_CODES.has(code)) return `the database cannot be reached (${code})`;
-    // A SQLSTATE: five digits or upper-case letters, and every class listed starts with a digit (Node's codes never do).
+    // A SQLSTATE: five digits or capitals; every class listed starts with a digit (Node's codes never do).
     if (/^[0-9][0-9A-Z]{4}$/.test(code)) {
       const reason = POSTGRES_PROBLEMS.find(([pattern]) => pattern.test(code))?.[1];
       if (reason) return reason;

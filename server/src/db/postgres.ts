@@ -7,7 +7,7 @@ export interface PostgresOptions {
   url: string;
   /** Most connections this instance opens (DATABASE_POOL_MAX). */
   poolMax: number;
-  /** How long a request waits for a connection, new or from the pool, before it fails (DATABASE_CONNECT_TIMEOUT_MS). */
+  /** How long a request waits for a connection, new or pooled, before it fails (DATABASE_CONNECT_TIMEOUT_MS). */
   connectTimeoutMs: number;
   /** How long one statement may run on the server (DATABASE_STATEMENT_TIMEOUT_MS). */
   statementTimeoutMs: number;

@@ -1,9 +1,9 @@
 import type { PostgresMigration } from './index.js';
 
 /**
- * The schema that SQLite's migrations 001-007 (../migrations) end with, in PostgreSQL's types: INTEGER times (ms or
- * s since the epoch) are BIGINT, 0/1 flags INTEGER with the same CHECK, TEXT stays TEXT (ISO dates too), AUTOINCREMENT
- * ids are identity columns. SQLite's 007 only rewrote rows, so it has nothing to add here.
+ * The schema that SQLite's migrations 001-007 (../migrations) end with, in PostgreSQL's types: INTEGER times (ms
+ * or s since the epoch) are BIGINT, 0/1 flags INTEGER with the same CHECK, TEXT stays TEXT (ISO dates too),
+ * AUTOINCREMENT ids are identity columns. SQLite's 007 only rewrote rows, so it has nothing to add here.
  *
  * users.email is citext: SQLite declares it COLLATE NOCASE, so `WHERE email = ?`, its UNIQUE and ON CONFLICT (email)
  * ignore case in both engines with the same SQL. (citext folds case with the database's locale, so beyond ASCII too:
