@@ -8,7 +8,9 @@
  *   Fastify trusts (TRUST_PROXY). oidc-provider 8.8.1 builds discovery per request and keeps no copy of it, so
  *   with the host pinned its answer is the same whatever a client sends, and no cache can store a poisoned one.
  * - New authorization requests and token requests are limited per client address (AUTHORIZE_RATE_LIMIT,
- *   TOKEN_RATE_LIMIT): each authorization request stores an interaction for 15 minutes.
+ *   TOKEN_RATE_LIMIT): each authorization request stores an interaction for 15 minutes. The counts are in the
+ *   database (throttles/request-windows.ts), so N instances admit the limit, not N times it; a count that cannot
+ *   be stored is 503 with Retry-After, as below.
  * - `state` and `nonce` are stored with the interaction: longer than MAX_STATE_LENGTH, the request is refused
  *   (400 invalid_request) before the provider stores anything; so is an authorization request whose parameters
  *   are longer than MAX_AUTHORIZE_PARAMS_LENGTH in all.
@@ -18,10 +20,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Provider from 'oidc-provider';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config/index.js';
 import { storageUnavailableReason } from '../db/errors.js';
 import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from '../plugins/errors.js';
-import { retryAfterSeconds } from '../throttles/throttle.js';
+import { AddressLimiter, type RequestWindows } from '../throttles/request-windows.js';
 import { escapeHtml, page } from './html.js';
 import { providerCors } from './okta-compat.js';
 import { OKTA_ROUTES } from './provider.js';
@@ -31,47 +34,9 @@ export const MAX_STATE_LENGTH = 512;
 /** Longest authorization request, all parameters together (query string or form body), in characters. */
 export const MAX_AUTHORIZE_PARAMS_LENGTH = 4096;
 
-const WINDOW_MS = 60_000;
-
 type Next = (error?: unknown) => void;
 /** middie hands middleware the raw request, with Fastify's `ip` (which honours TRUST_PROXY) copied onto it. */
 type EdgeRequest = IncomingMessage & { ip?: string; body?: unknown };
-
-/**
- * Requests per address in fixed one-minute windows, in memory. Entries of past windows are swept at most once a
- * window, so the map holds only the addresses seen in about the last two minutes.
- */
-export class AddressLimiter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-  private sweptAt = 0;
-
-  constructor(
-    private readonly limit: number,
-    private readonly now: () => number,
-    private readonly windowMs = WINDOW_MS,
-  ) {}
-
-  /** How many addresses are remembered now (bounded: see the class comment). */
-  get size(): number {
-    return this.windows.size;
-  }
-
-  /** Counts one request of `address`; returns the seconds to wait when it is over the limit, else 0. */
-  hit(address: string): number {
-    const now = this.now();
-    if (now - this.sweptAt >= this.windowMs) {
-      for (const [key, entry] of this.windows) if (entry.resetAt <= now) this.windows.delete(key);
-      this.sweptAt = now;
-    }
-    let entry = this.windows.get(address);
-    if (!entry || entry.resetAt <= now) {
-      entry = { count: 0, resetAt: now + this.windowMs };
-      this.windows.set(address, entry);
-    }
-    entry.count += 1;
-    return entry.count > this.limit ? retryAfterSeconds(entry.resetAt - now) : 0;
-  }
-}
 
 /** Makes the request look as if it came straight to PUBLIC_URL, from the address Fastify trusts. */
 function pinToPublicUrl(req: EdgeRequest, publicUrl: URL): void {
@@ -89,6 +54,11 @@ function sendHtml(res: ServerResponse, status: number, title: string, message: s
   res.setHeader('Cache-Control', 'no-store');
   res.end(page(title, `<h1>${escapeHtml(title)}</h1>\n<p role="alert">${escapeHtml(message)}</p>`));
 }
+
+/** The title of the page of a storage failure (the provider's own, answerStorageErrorsWith503, and the edge's). */
+const UNAVAILABLE_TITLE = 'Try again in a moment';
+/** The JSON of a storage failure, for the token endpoint's callers. */
+const UNAVAILABLE_JSON = { error: 'temporarily_unavailable', error_description: STORAGE_UNAVAILABLE_MESSAGE };
 
 /** The body, or undefined when it is longer than `limit` (the rest is then left unread). */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
@@ -171,12 +141,43 @@ export function authorizeParamsProblem(params: URLSearchParams, rawLength: numbe
   return undefined;
 }
 
+export interface ProviderEdgeOptions {
+  /** The app's clock (ms since the epoch). */
+  now: () => number;
+  /** Where the per-address counts are kept (`Storage.requestWindows`). */
+  windows: RequestWindows;
+  log: FastifyBaseLogger;
+}
+
 /** The middleware, for `app.use(config.oidcMountPath, …)` before the provider's own. */
-export function providerEdge(config: AppConfig, now: () => number) {
+export function providerEdge(config: AppConfig, { now, windows, log }: ProviderEdgeOptions) {
   const publicUrl = new URL(config.PUBLIC_URL);
   const cors = providerCors(config.allowedOrigins);
-  const authorizeLimiter = new AddressLimiter(config.AUTHORIZE_RATE_LIMIT, now);
-  const tokenLimiter = new AddressLimiter(config.TOKEN_RATE_LIMIT, now);
+  const authorizeLimiter = new AddressLimiter(windows, 'authorize', config.AUTHORIZE_RATE_LIMIT, now);
+  const tokenLimiter = new AddressLimiter(windows, 'token', config.TOKEN_RATE_LIMIT, now);
+
+  /**
+   * The limiter's wait for this request's address; undefined when the count cannot be stored, after `unavailable`
+   * answered. Fail closed: a request that cannot be counted is not let through (its authorization or token
+   * would need the same database in the next step anyway).
+   */
+  async function waitOf(
+    limiter: AddressLimiter,
+    req: EdgeRequest,
+    res: ServerResponse,
+    unavailable: () => void,
+  ): Promise<number | undefined> {
+    try {
+      return await limiter.hit(req.ip ?? '');
+    } catch (error) {
+      const reason = storageUnavailableReason(error);
+      if (reason === undefined) throw error;
+      log.warn({ reason }, 'storage unavailable: a per-address limit answered 503');
+      res.setHeader('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS));
+      unavailable();
+      return undefined;
+    }
+  }
 
   const invalidRequest = (res: ServerResponse, problem: string) => {
     // A body may be left unread: do not keep the connection for another request.
@@ -185,7 +186,10 @@ export function providerEdge(config: AppConfig, now: () => number) {
   };
 
   async function guardAuthorize(req: EdgeRequest, res: ServerResponse, next: Next): Promise<void> {
-    const retryAfter = authorizeLimiter.hit(req.ip ?? '');
+    const retryAfter = await waitOf(authorizeLimiter, req, res, () =>
+      sendHtml(res, 503, UNAVAILABLE_TITLE, STORAGE_UNAVAILABLE_MESSAGE),
+    );
+    if (retryAfter === undefined) return;
     if (retryAfter > 0) {
       res.setHeader('Retry-After', String(retryAfter));
       sendHtml(
@@ -210,8 +214,16 @@ export function providerEdge(config: AppConfig, now: () => number) {
     next();
   }
 
-  function guardToken(req: EdgeRequest, res: ServerResponse, next: Next): void {
-    const retryAfter = tokenLimiter.hit(req.ip ?? '');
+  async function guardToken(req: EdgeRequest, res: ServerResponse, next: Next): Promise<void> {
+    const retryAfter = await waitOf(tokenLimiter, req, res, () =>
+      cors(req, res, () => {
+        res.statusCode = 503;
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.setHeader('Cache-Control', 'no-store');
+        res.end(JSON.stringify(UNAVAILABLE_JSON));
+      }),
+    );
+    if (retryAfter === undefined) return;
     if (retryAfter === 0) return next();
     // The SPA reads this answer cross-origin: it gets the provider's CORS headers like any other token answer.
     cors(req, res, () => {
@@ -243,7 +255,10 @@ export function providerEdge(config: AppConfig, now: () => number) {
       guardAuthorize(req, res, next).catch(next);
       return;
     }
-    if (path === OKTA_ROUTES.token && req.method === 'POST') return guardToken(req, res, next);
+    if (path === OKTA_ROUTES.token && req.method === 'POST') {
+      guardToken(req, res, next).catch(next);
+      return;
+    }
     next();
   };
 }
@@ -267,11 +282,11 @@ export function answerStorageErrorsWith503(provider: Provider): void {
     ctx.set('Cache-Control', 'no-store');
     if (ctx.response.is('html')) {
       ctx.body = page(
-        'Try again in a moment',
-        `<h1>Try again in a moment</h1>\n<p role="alert">${escapeHtml(STORAGE_UNAVAILABLE_MESSAGE)}</p>`,
+        UNAVAILABLE_TITLE,
+        `<h1>${UNAVAILABLE_TITLE}</h1>\n<p role="alert">${escapeHtml(STORAGE_UNAVAILABLE_MESSAGE)}</p>`,
       );
     } else {
-      ctx.body = { error: 'temporarily_unavailable', error_description: STORAGE_UNAVAILABLE_MESSAGE };
+      ctx.body = UNAVAILABLE_JSON;
     }
   });
 }

@@ -120,7 +120,8 @@ export default fp(
       maxAgeSeconds: 600,
     });
 
-    // Not global: /api and the sign-in form opt in (static files and the shell are not limited).
+    // Not global: only /api opts in (its flood guard, per instance: routes/api/index.ts). The provider's and the
+    // sign-in form's per-address limits are counted in storage instead (throttles/request-windows.ts).
     await app.register(rateLimit, { global: false });
     await app.register(formbody);
     await app.register(middie);

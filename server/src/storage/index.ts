@@ -5,6 +5,7 @@ import type { FactorStore } from '../factors/store.js';
 import type { MailboxStore } from '../mail/mailbox.js';
 import type { OutboxStore } from '../notifications/outbox.js';
 import type { ProviderStore } from '../oidc/adapter.js';
+import type { RequestWindows } from '../throttles/request-windows.js';
 import type { ThrottleEvents } from '../throttles/throttle.js';
 
 /**
@@ -37,6 +38,8 @@ export interface Storage {
     wrongCodes: ThrottleEvents;
     emailSends: ThrottleEvents;
   };
+  /** Per-address request counts of the provider's edge and the sign-in form (throttles/request-windows.ts). */
+  requestWindows: RequestWindows;
   /** The development mailbox. */
   mailbox: MailboxStore;
   /** Notices to account holders waiting to be sent. */

@@ -12,6 +12,7 @@ import {
   SqlThrottleEvents,
   WRONG_CODE_EVENTS,
 } from '../throttles/events.js';
+import { SqlRequestWindows } from '../throttles/request-windows.js';
 import type { Storage } from './index.js';
 
 /**
@@ -38,6 +39,7 @@ export function storageOver(sql: Sql): Storage {
       wrongCodes: new SqlThrottleEvents(sql, WRONG_CODE_EVENTS),
       emailSends: new SqlThrottleEvents(sql, EMAIL_SEND_EVENTS),
     },
+    requestWindows: new SqlRequestWindows(sql),
     mailbox: new SqlMailboxStore(sql),
     outbox: new SqlOutboxStore(sql),
   };

@@ -16,7 +16,8 @@
  * | email sends: enrolment, sign-in "Send code"     | here                                                   |
  * | /api flood guard (API_RATE_LIMIT per address)   | here (rate-limit.test.ts: the refusal's shape)         |
  *
- * @fastify/rate-limit (the last two) keeps its own clock, Date.now, which these tests move with a spy.
+ * @fastify/rate-limit (the /api flood guard) keeps its own clock, Date.now, which these tests move with a spy; the
+ * last block's app reads Date.now as its clock too, so the same spy moves the sign-in form's per-address limit.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { apiPaths, INVALID_CODE_ERROR } from 'shared-auth/contract';
@@ -213,11 +214,11 @@ describe('limits on the app clock', () => {
   });
 });
 
-describe('per-address limits of @fastify/rate-limit (its clock is Date.now)', () => {
+describe('per-address limits on the wall clock (Date.now, moved with a spy)', () => {
   let t: TestApp;
   const realNow = Date.now.bind(Date);
   beforeAll(async () => {
-    t = await startApp({ API_RATE_LIMIT: '5' });
+    t = await startApp({ API_RATE_LIMIT: '5' }, undefined, { now: () => Date.now() });
   });
   afterAll(async () => t.close());
   afterEach(() => {

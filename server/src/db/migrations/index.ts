@@ -7,6 +7,7 @@ import { m005Mailbox } from './005-mailbox.js';
 import { m006AccountProtection } from './006-account-protection.js';
 import { m007HashedProviderIds } from './007-hashed-provider-ids.js';
 import { m008KeyRing } from './008-key-ring.js';
+import { m009RequestWindows } from './009-request-windows.js';
 
 export interface Migration {
   name: string;
@@ -23,4 +24,5 @@ export const migrations: readonly Migration[] = [
   m006AccountProtection,
   m007HashedProviderIds,
   m008KeyRing,
+  m009RequestWindows,
 ];

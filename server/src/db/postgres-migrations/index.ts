@@ -1,5 +1,6 @@
 import { m001Schema } from './001-schema.js';
 import { m002KeyRing } from './002-key-ring.js';
+import { m003RequestWindows } from './003-request-windows.js';
 
 /**
  * One PostgreSQL migration: SQL run as one script (several statements) inside the migration transaction, so it
@@ -11,4 +12,4 @@ export interface PostgresMigration {
 }
 
 /** Append only: never edit or reorder a migration that has shipped. */
-export const postgresMigrations: readonly PostgresMigration[] = [m001Schema, m002KeyRing];
+export const postgresMigrations: readonly PostgresMigration[] = [m001Schema, m002KeyRing, m003RequestWindows];

@@ -20,7 +20,9 @@ import {
 } from './pages.js';
 import { SignInKeys } from './secrets.js';
 import { buildSteps, PASSWORD_STEP } from './steps.js';
+import { HttpError } from '../../http/errors.js';
 import { SIGN_IN_LIMIT } from '../../throttles/limits.js';
+import { AddressLimiter, type RequestWindows } from '../../throttles/request-windows.js';
 import { Throttle, type ThrottleEvents } from '../../throttles/throttle.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
@@ -52,12 +54,17 @@ export interface InteractionRoutesOptions {
   factors: FactorService;
   /** Failed sign-ins' stored events (`Storage.throttles.signIn`). */
   signInEvents: ThrottleEvents;
+  /** The per-address counts of form posts (`Storage.requestWindows`). */
+  requestWindows: RequestWindows;
 }
+
+/** Sign-in form posts per client address and minute, on every instance together. */
+export const FORM_POSTS_PER_MINUTE = 60;
 
 /** The provider's interaction pages, mounted at `{mount}/interaction/:uid`. */
 export async function interactionRoutes(
   fastify: FastifyInstance,
-  { config, provider, directory, factors, signInEvents }: InteractionRoutesOptions,
+  { config, provider, directory, factors, signInEvents, requestWindows }: InteractionRoutesOptions,
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `${config.oidcMountPath}${INTERACTION_PATH}`;
@@ -74,6 +81,7 @@ export async function interactionRoutes(
     now,
     lockMs: SIGN_IN_LIMIT.windowMs,
   });
+  const formPosts = new AddressLimiter(requestWindows, 'signin-form', FORM_POSTS_PER_MINUTE, now);
 
   const html = (reply: FastifyReply, statusCode: number, body: string) =>
     reply
@@ -229,13 +237,38 @@ export async function interactionRoutes(
     }
   }
 
+  /** The sign-in can't go on (storage unavailable): the same answer whatever was posted. */
+  const unavailable = (reply: FastifyReply, uid: string) =>
+    html(
+      reply.header('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS)),
+      503,
+      signInUnavailablePage(`${base}/${uid}`),
+    );
+
+  /**
+   * Per-address ceiling on top of the per-email throttle of failed passwords, counted in storage so it holds
+   * across instances. Every post counts, before its body is read; the refusal is the server's 429.
+   */
+  async function limitFormPosts(request: FastifyRequest, reply: FastifyReply) {
+    let retryAfter: number;
+    try {
+      retryAfter = await formPosts.hit(request.ip);
+    } catch (error) {
+      if (!isStorageUnavailableError(error)) throw error;
+      request.log.warn({ err: error }, 'sign-in post refused: its per-address count cannot be stored');
+      // The router's match, not yet validated: the page escapes it.
+      return unavailable(reply, (request.params as { uid: string }).uid);
+    }
+    if (retryAfter > 0) {
+      throw new HttpError(429, 'Too many requests; wait a minute and try again', {
+        'Retry-After': String(retryAfter),
+      });
+    }
+  }
+
   app.post(
     `${base}/:uid/:step`,
-    {
-      schema: { params: stepParamsSchema, body: formSchema },
-      // Per-address ceiling on top of the per-email throttle of failed passwords.
-      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
-    },
+    { schema: { params: stepParamsSchema, body: formSchema }, onRequest: limitFormPosts },
     async (request, reply) => {
       // CSRF: a browser's Origin, when it sends one, must be the portal's; the token is checked in every case.
       const origin = request.headers.origin;
@@ -255,8 +288,7 @@ export async function interactionRoutes(
         // was typed.
         request.log.warn({ err: error }, 'sign-in refused: the attempt cannot be recorded');
         reply.removeHeader('Set-Cookie');
-        reply.header('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS));
-        return html(reply, 503, signInUnavailablePage(`${base}/${request.params.uid}`));
+        return unavailable(reply, request.params.uid);
       }
     },
   );

@@ -8,13 +8,15 @@ import { providerCors, readRevokeRequest, RevokeRequestError } from '../../oidc/
 import { accessTokenRevoker } from '../../oidc/revocation.js';
 import { createProvider, INTERACTION_PATH, OKTA_ROUTES } from '../../oidc/provider.js';
 import { userinfoRoutes } from '../../oidc/userinfo.js';
+import { REQUEST_WINDOW_MS } from '../../throttles/request-windows.js';
 
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
  * Provider: the embedded identity provider (node-oidc-provider), mounted with middie at `/oauth2/default`, with
  * its sign-in pages and userinfo as Fastify routes under the same prefix; deletes expired provider records
- * every 10 minutes. Off in Okta mode. Provides no decorator. Depends on: storage (the sign-in throttle),
+ * every 10 minutes and ended per-address request windows every minute. Off in Okta mode. Provides no decorator.
+ * Depends on: storage (the sign-in throttle, the per-address counts),
  * directory, token-verification (signing keys, the provider store, the verifier), factors (the sign-in's
  * second step), notifications (lock notices).
  */
@@ -66,7 +68,16 @@ export default fp(
       url.startsWith(`${INTERACTION_PATH}/`) || url.split('?')[0] === OKTA_ROUTES.userinfo;
 
     // First: the host pinned to PUBLIC_URL, per-address limits, state/nonce caps (src/oidc/edge.ts).
-    app.use(config.oidcMountPath, providerEdge(config, app.now));
+    const windows = app.storage.requestWindows;
+    app.use(config.oidcMountPath, providerEdge(config, { now: app.now, windows, log: app.log }));
+    // The per-address counts (the edge's and the sign-in form's) of windows that ended, once a window.
+    const pruneWindows = setInterval(() => {
+      windows
+        .prune(app.now())
+        .catch((error: unknown) => app.log.warn({ err: error }, 'request windows not pruned'));
+    }, REQUEST_WINDOW_MS);
+    pruneWindows.unref();
+    app.addHook('onClose', async () => clearInterval(pruneWindows));
     app.use(
       config.oidcMountPath,
       (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
@@ -97,6 +108,7 @@ export default fp(
       directory,
       factors: app.factors,
       signInEvents: app.storage.throttles.signIn,
+      requestWindows: windows,
     });
     await app.register(userinfoRoutes, { config, directory, verifier: app.tokenVerifier });
     app.log.info({ issuer: config.issuer }, 'embedded identity provider on');

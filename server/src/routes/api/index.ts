@@ -15,6 +15,10 @@ import stepUpRoutes from './stepup/index.js';
  * unknown /api path gets its 404 from the not-found handler, not a 401.
  */
 export default async function apiRoutes(app: FastifyInstance) {
+  // The flood guard counts per instance, on purpose: a count shared in the database would add a write to every API
+  // read, the very load it guards against. With N instances an address gets up to N times API_RATE_LIMIT; a
+  // cluster-wide flood limit belongs at the load balancer. (The per-address limits that guard something stored or
+  // guessable are shared: throttles/request-windows.ts.)
   app.addHook('onRequest', app.rateLimit({ max: app.config.API_RATE_LIMIT, timeWindow: '1 minute' }));
 
   async function authenticate(request: FastifyRequest): Promise<void> {
