@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AddressLimiter, MAX_AUTHORIZE_PARAMS_LENGTH, MAX_STATE_LENGTH } from '../src/oidc/edge.js';
+import { MAX_AUTHORIZE_PARAMS_LENGTH, MAX_STATE_LENGTH } from '../src/oidc/edge.js';
 import { CLIENT_ID, pkcePair, SCOPES, startApp, tempDir, type TestApp } from './helpers.js';
 
 const HTTPS_PORTAL = 'https://portal.example';
@@ -248,25 +248,4 @@ describe('state and nonce are capped before an interaction is stored', () => {
   });
 });
 
-describe('AddressLimiter', () => {
-  it('forgets the addresses of past windows, so rotating addresses cannot grow it without bound', () => {
-    let now = 1_000_000;
-    const limiter = new AddressLimiter(2, () => now);
-    for (let index = 0; index < 1000; index += 1)
-      expect(limiter.hit(`2001:db8::${index.toString(16)}`)).toBe(0);
-    expect(limiter.size).toBe(1000);
-    now += 60_000;
-    expect(limiter.hit('2001:db8::ffff')).toBe(0);
-    expect(limiter.size).toBe(1);
-  });
-
-  it('answers the seconds left in the window once over the limit', () => {
-    let now = 0;
-    const limiter = new AddressLimiter(2, () => now);
-    expect([limiter.hit('a'), limiter.hit('a')]).toEqual([0, 0]);
-    now += 15_000;
-    expect(limiter.hit('a')).toBe(45);
-    now += 45_000;
-    expect(limiter.hit('a')).toBe(0);
-  });
-});
+// AddressLimiter itself (the counts in storage, shared by instances, pruned): request-windows.test.ts.
