@@ -42,7 +42,7 @@ describe('PostgreSQL going away, coming back, hanging', () => {
   const logged: string[] = [];
 
   beforeAll(async () => {
-    server = await startEmbeddedPostgres();
+    server = await startEmbeddedPostgres({ restartable: true });
     const admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
     await admin.query('CREATE DATABASE portal');

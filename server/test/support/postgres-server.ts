@@ -32,7 +32,7 @@ export interface EmbeddedServer {
   url: string;
   port: number;
   dataDir: string;
-  /** Stops the server; the data folder stays (start again on the same data and port). */
+  /** Stops the server; with `restartable`, the data folder stays (start again on the same data and port). */
   stop(): Promise<void>;
   start(): Promise<void>;
   /** Stops the server and removes its data folder. */
@@ -41,13 +41,14 @@ export interface EmbeddedServer {
 
 /**
  * Initialises a PostgreSQL data folder in a temp dir and starts a server on the first free port of `ports`,
- * listening on 127.0.0.1 only. `durable: false` turns fsync off: a throwaway test server needs no crash safety,
- * and every CREATE DATABASE is then much cheaper.
+ * listening on 127.0.0.1 only, with fsync off: a throwaway test server needs no crash safety, and every CREATE
+ * DATABASE is then much cheaper. `restartable`: stop() keeps the data folder for start() (the fault test);
+ * otherwise stopping removes it, also when the package stops the server because the process is ending.
  */
 export async function startEmbeddedPostgres({
   ports = TEST_POSTGRES_PORTS,
-  durable = false,
-}: { ports?: readonly number[]; durable?: boolean } = {}): Promise<EmbeddedServer> {
+  restartable = false,
+}: { ports?: readonly number[]; restartable?: boolean } = {}): Promise<EmbeddedServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-pg-'));
   const password = randomBytes(12).toString('hex');
   const log: string[] = [];
@@ -56,14 +57,13 @@ export async function startEmbeddedPostgres({
     user: 'portal',
     password,
     authMethod: 'scram-sha-256' as const,
-    // stop() keeps the data: the fault test starts the same server again; destroy() removes it.
-    persistent: true,
+    persistent: restartable,
     // PostgreSQL refuses to run as root (CI runs as root): the package creates an unprivileged user for it.
     createPostgresUser: true,
     postgresFlags: [
       ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
       ...['-c', 'max_connections=300'],
-      ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+      ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
     ],
     onLog: (message: string) => {
       log.push(message);
