@@ -258,6 +258,9 @@ export class Outbox implements Notifier {
   async drain(): Promise<void> {
     await Promise.all(this.running);
     await this.deliverDue();
+    // A queue's kick may have started a sweep meanwhile whose claim won the rows (on PostgreSQL the two claims
+    // race): its sends are part of "now" too.
+    await Promise.all(this.running);
   }
 
   start(): void {
