@@ -467,6 +467,8 @@ describe('row 6: throttles fail closed; the new-password policy comes before the
       const admin = new pg.Client({ connectionString: database.url });
       await admin.connect();
       try {
+        // This session may write whatever the database's setting is now (it is the way back).
+        await admin.query('SET default_transaction_read_only = off');
         const name = (await admin.query<{ name: string }>('SELECT quote_ident(current_database()) AS name'))
           .rows[0]?.name;
         await admin.query(
