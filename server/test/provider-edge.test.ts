@@ -47,11 +47,11 @@ function authorizeParams(origin: string, overrides: Record<string, string> = {})
   });
 }
 
-function interactionCount(app: FastifyInstance): number {
-  const row = app.db.prepare("SELECT COUNT(*) AS n FROM oidc_payloads WHERE model = 'Interaction'").get() as {
-    n: number;
-  };
-  return row.n;
+async function interactionCount(app: FastifyInstance): Promise<number> {
+  const row = await app.storage.sql.get<{ n: number }>(
+    "SELECT COUNT(*) AS n FROM oidc_payloads WHERE model = 'Interaction'",
+  );
+  return row?.n ?? 0;
 }
 
 /** Every absolute URL in a JSON document. */
@@ -111,7 +111,7 @@ describe('per-address limits at the provider (AUTHORIZE_RATE_LIMIT, TOKEN_RATE_L
     t.app.inject({ url: authorizePath(HTTPS_PORTAL), remoteAddress, headers });
 
   it('stores at most the limit of interactions per address and minute, then answers 429 with Retry-After', async () => {
-    const before = interactionCount(t.app);
+    const before = await interactionCount(t.app);
     // An attacker rotating X-Forwarded-For: with TRUST_PROXY unset it is one address.
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
@@ -121,7 +121,7 @@ describe('per-address limits at the provider (AUTHORIZE_RATE_LIMIT, TOKEN_RATE_L
     const statuses = answers.map((answer) => answer.statusCode);
     expect(statuses.filter((status) => status === 303)).toHaveLength(3);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
-    expect(interactionCount(t.app) - before).toBe(3);
+    expect((await interactionCount(t.app)) - before).toBe(3);
 
     const refused = answers.find((answer) => answer.statusCode === 429);
     expect(refused?.headers['content-type']).toMatch(/^text\/html/);
@@ -203,13 +203,13 @@ describe('state and nonce are capped before an interaction is stored', () => {
   const origin = 'http://localhost:3000';
 
   it.each(['state', 'nonce'])('refuses a %s longer than the cap with 400 invalid_request', async (name) => {
-    const before = interactionCount(t.app);
+    const before = await interactionCount(t.app);
     const response = await t.app.inject(authorizePath(origin, { [name]: 'x'.repeat(MAX_STATE_LENGTH + 1) }));
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.body).toContain('invalid_request');
     expect(response.body).toContain(name);
-    expect(interactionCount(t.app)).toBe(before);
+    expect(await interactionCount(t.app)).toBe(before);
   });
 
   it('accepts a state and nonce of exactly the cap', async () => {
@@ -218,13 +218,13 @@ describe('state and nonce are capped before an interaction is stored', () => {
   });
 
   it('refuses an authorization request longer than the cap in all', async () => {
-    const before = interactionCount(t.app);
+    const before = await interactionCount(t.app);
     const response = await t.app.inject(
       authorizePath(origin, { login_hint: 'x'.repeat(MAX_AUTHORIZE_PARAMS_LENGTH) }),
     );
     expect(response.statusCode).toBe(400);
     expect(response.body).toContain('invalid_request');
-    expect(interactionCount(t.app)).toBe(before);
+    expect(await interactionCount(t.app)).toBe(before);
   });
 
   it('checks a form-posted authorization request too, and hands a good one to the provider', async () => {
@@ -235,16 +235,16 @@ describe('state and nonce are capped before an interaction is stored', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: params.toString(),
       });
-    const before = interactionCount(t.app);
+    const before = await interactionCount(t.app);
     const long = await post(authorizeParams(origin, { state: 'x'.repeat(MAX_STATE_LENGTH + 1) }));
     expect(long.statusCode).toBe(400);
     expect(long.body).toContain('invalid_request');
-    expect(interactionCount(t.app)).toBe(before);
+    expect(await interactionCount(t.app)).toBe(before);
 
     const good = await post(authorizeParams(origin));
     expect(good.statusCode).toBe(303);
     expect(String(good.headers.location)).toMatch(/^\/oauth2\/default\/interaction\//);
-    expect(interactionCount(t.app)).toBe(before + 1);
+    expect(await interactionCount(t.app)).toBe(before + 1);
   });
 });
 
