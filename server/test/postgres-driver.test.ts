@@ -306,4 +306,58 @@ describe('openPostgres: the Sql interface on a real PostgreSQL', () => {
     await small.close();
     await expect(small.get('SELECT 1')).rejects.toThrow();
   });
+
+  it('keeps connections for reads during a burst of write transactions (they queue without one)', async () => {
+    const small = await openPostgres({ ...options(), poolMax: 2, connectTimeoutMs: 500 });
+    try {
+      // Ten writers, each holding the write lock for 100 ms: one at a time, about a second in all.
+      const writes = Array.from({ length: 10 }, (_, index) =>
+        small.transaction(async (tx) => {
+          await tx.run('INSERT INTO scratch (id, label) VALUES (?, ?)', [9000 + index, 'burst']);
+          await tx.get('SELECT pg_sleep(0.1)');
+        }),
+      );
+      // Reads meanwhile get a connection at once: without the gate every connection would wait for the lock.
+      const started = Date.now();
+      const reads = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          small.get<{ n: number }>("SELECT count(*) AS n FROM scratch WHERE label = 'burst'"),
+        ),
+      );
+      expect(Date.now() - started).toBeLessThan(500);
+      expect(reads.every((row) => row !== undefined && row.n < 10)).toBe(true);
+      await Promise.all(writes);
+      expect(
+        (await small.get<{ n: number }>("SELECT count(*) AS n FROM scratch WHERE label = 'burst'"))?.n,
+      ).toBe(10);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('gives up a write transaction that waited for its turn too long, classified unavailable', async () => {
+    const small = await openPostgres({
+      ...options(),
+      poolMax: 2,
+      connectTimeoutMs: 100,
+      statementTimeoutMs: 200,
+    });
+    try {
+      const release = gate();
+      const inside = gate();
+      const holder = small.transaction(async () => {
+        inside.open();
+        await release.opened;
+      });
+      await inside.opened;
+      const error = await small.transaction(async () => undefined).catch((caught: unknown) => caught);
+      expect(storageUnavailableReason(error)).toBe('no database connection was free in time');
+      release.open();
+      await holder;
+      // The queue is free again.
+      await expect(small.transaction(async (tx) => tx.get('SELECT 1 AS one'))).resolves.toEqual({ one: 1 });
+    } finally {
+      await small.close();
+    }
+  });
 });

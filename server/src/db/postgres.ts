@@ -205,6 +205,47 @@ export function poolConfig(options: PostgresOptions): pg.PoolConfig {
 }
 
 /**
+ * One write transaction of this instance at a time, in arrival order; a waiter that has waited `maxWaitMs` gives
+ * up with pg's own message for a connection that was not free in time (db/errors.ts: 503 with Retry-After).
+ */
+export class WriteGate {
+  private busy = false;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly maxWaitMs: number) {}
+
+  /** How many transactions wait for their turn (not counting the one running). */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  enter(): Promise<() => void> {
+    const release = () => {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.busy = false;
+    };
+    if (!this.busy) {
+      this.busy = true;
+      return Promise.resolve(release);
+    }
+    return new Promise((resolve, reject) => {
+      const turn = () => {
+        clearTimeout(timer);
+        resolve(release);
+      };
+      const timer = setTimeout(() => {
+        const index = this.waiting.indexOf(turn);
+        if (index < 0) return;
+        this.waiting.splice(index, 1);
+        reject(new Error('timeout exceeded when trying to connect'));
+      }, this.maxWaitMs);
+      this.waiting.push(turn);
+    });
+  }
+}
+
+/**
  * Opens a bounded pool on `options.url`, applies the migrations this code has that the database lacks (under
  * the migration lock), and returns the Database. Fails (and closes the pool) when the server cannot be reached
  * or the database is newer than this code.
@@ -241,7 +282,22 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     }
   };
 
+  // Write transactions run one at a time on every instance (the advisory lock), so a second one of this instance
+  // would only hold a pooled connection while it waits for the lock: a burst of writes would take every connection
+  // and starve the reads. They wait here instead, holding no connection, at most as long as a request would wait
+  // for a connection and for its statement.
+  const writeGate = new WriteGate(options.connectTimeoutMs + options.statementTimeoutMs);
+
   async function transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    const release = await writeGate.enter();
+    try {
+      return await transactionOnClient(work);
+    } finally {
+      release();
+    }
+  }
+
+  async function transactionOnClient<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
       const client = await pool.connect();
       // A checked-out client has no listener of the pool's: a connection lost during the transaction would emit
