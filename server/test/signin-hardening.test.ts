@@ -1,12 +1,17 @@
 /**
  * The embedded provider's sign-in pages as an attacker meets them: parallel bursts of wrong passwords, a full
  * or read-only database, strangers locking an email, forged form posts. Each is driven through the real pages
- * with inject() on a real SQLite database, with the app's clock moved by hand.
+ * with inject() on the vitest project's storage (SQLite or PostgreSQL), with the app's clock moved by hand. What only
+ * a SQLite file has (another process holding its write lock, a full file) is in sqlite/signin-hardening.test.ts.
  */
+import { rmSync } from 'node:fs';
 import { decodeJwt } from 'jose';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../src/db/connection.js';
+import { openPostgres, WRITE_LOCK_KEY } from '../src/db/postgres.js';
+import type { Database } from '../src/db/sql.js';
+import { openSqlite } from '../src/db/sqlite.js';
 import { Directory } from '../src/directory/directory.js';
 import type { Mailbox } from '../src/mail/mailbox.js';
 import { formatUtc, subjectOf } from '../src/notifications/texts.js';
@@ -25,7 +30,7 @@ import {
 import { SignInKeys } from '../src/oidc/interactions/secrets.js';
 import { STORAGE_RETRY_AFTER_SECONDS } from '../src/plugins/errors.js';
 import { SIGN_IN_LIMIT } from '../src/throttles/limits.js';
-import { SIGN_IN_EVENTS, SqliteThrottleEvents } from '../src/throttles/sqlite.js';
+import { SIGN_IN_EVENTS, SqlThrottleEvents } from '../src/throttles/events.js';
 import { Throttle } from '../src/throttles/throttle.js';
 import {
   authorizeUrl,
@@ -36,6 +41,7 @@ import {
   tempDir,
   type Tokens,
   appForBlock,
+  type TestApp,
 } from './helpers.js';
 import {
   enrolAuthenticator,
@@ -45,6 +51,7 @@ import {
   type ClockedApp,
   type Session,
 } from './security-helpers.js';
+import { createTestDatabase, isPostgresProject } from './support/postgres.js';
 
 const CHROME_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -155,7 +162,7 @@ const checksFor = (spy: ReturnType<typeof verifySpy>, email: string) =>
 
 async function mailsTo(t: ClockedApp, email: string) {
   await t.app.notifier.drain();
-  return (t.app.mailer as Mailbox).list(1000).filter((m) => m.to === email);
+  return (await (t.app.mailer as Mailbox).list(1000)).filter((m) => m.to === email);
 }
 
 describe('failed sign-ins are reserved before argon2 and kept in the database', () => {
@@ -201,6 +208,29 @@ describe('failed sign-ins are reserved before argon2 and kept in the database', 
     }
   });
 
+  it('two instances over one database: failures through one lock the email on the other', async () => {
+    const dataDir = tempDir();
+    // Same data folder: on SQLite the same file; in the postgres project startApp gives both the folder's database.
+    const one = await startClockedApp({}, dataDir);
+    const other = await startClockedApp({}, dataDir);
+    try {
+      other.clock.now = one.clock.now;
+      const account = await newUser(one.app);
+      const stranger = await openSignIn(one.app);
+      for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) {
+        const refused = await stranger.postOnly({ email: account.user.email, password: `Wrong-${i}` });
+        expect(refused.statusCode).toBe(401);
+      }
+      const elsewhere = await openSignIn(other.app);
+      const refused = await elsewhere.postOnly({ email: account.user.email, password: account.password });
+      expect(refused.statusCode).toBe(429);
+      expect(alertOf(refused)).toMatch(/^Too many failed sign-in attempts for this email\./);
+    } finally {
+      await other.app.close();
+      await one.close();
+    }
+  });
+
   it('a success forgets the failures of its key', async () => {
     const account = await newUser(t.app);
     const signIn = await openSignIn(t.app);
@@ -224,40 +254,71 @@ describe('failed sign-ins are reserved before argon2 and kept in the database', 
       email: 'Someone.Unknown@Example.org',
       password: 'My-Password-In-The-Wrong-Field',
     });
-    const keys = t.app.db.prepare('SELECT key FROM signin_failures').pluck().all() as string[];
+    const keys = (await t.app.storage.sql.all<{ key: string }>('SELECT key FROM signin_failures')).map(
+      (row) => row.key,
+    );
     expect(keys.some((key) => /someone|unknown|example/i.test(key))).toBe(false);
     expect(keys.every((key) => /^(email|device):/.test(key))).toBe(true);
   });
 });
 
-describe('the sign-in throttle evicts by time only', () => {
-  it('keeps a locked key under a spray of 10 001 other keys, and deletes only rows older than the window', () => {
+/** A database of this vitest project's storage, closed (and on PostgreSQL dropped) after the test. */
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function projectDatabase(): Promise<Database> {
+  if (!isPostgresProject()) {
     const dir = tempDir();
-    const db = openDatabase(dir);
+    const db = openSqlite(dir);
+    cleanups.push(async () => {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    return db;
+  }
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  const db = await openPostgres({
+    url: database.url,
+    poolMax: 2,
+    connectTimeoutMs: 5000,
+    statementTimeoutMs: 30_000,
+  });
+  cleanups.push(() => db.close());
+  return db;
+}
+
+describe('the sign-in throttle evicts by time only', () => {
+  it('keeps a locked key under a spray of 10 001 other keys, and deletes only rows older than the window', async () => {
+    const db = await projectDatabase();
     let now = 1_000_000;
-    const throttle = new Throttle(new SqliteThrottleEvents(db, SIGN_IN_EVENTS), SIGN_IN_LIMIT, () => now);
-    for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) throttle.reserve('email:victim');
-    db.transaction(() => {
-      for (let i = 0; i < 10_001; i += 1) throttle.reserve(`email:spray-${i}`);
-    })();
-    expect(throttle.retryAfterMs('email:victim')).toBe(SIGN_IN_LIMIT.windowMs);
-    expect(throttle.reserve('email:victim')).toEqual({
+    const throttle = new Throttle(new SqlThrottleEvents(db, SIGN_IN_EVENTS), SIGN_IN_LIMIT, () => now);
+    for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) await throttle.reserve('email:victim');
+    // One transaction for the spray (fast on both engines); each reservation still prunes and counts as alone.
+    await db.transaction(async (tx) => {
+      const spray = new Throttle(new SqlThrottleEvents(tx, SIGN_IN_EVENTS), SIGN_IN_LIMIT, () => now);
+      for (let i = 0; i < 10_001; i += 1) await spray.reserve(`email:spray-${i}`);
+    });
+    expect(await throttle.retryAfterMs('email:victim')).toBe(SIGN_IN_LIMIT.windowMs);
+    expect(await throttle.reserve('email:victim')).toEqual({
       kind: 'refused',
       retryAfterMs: SIGN_IN_LIMIT.windowMs,
     });
 
     now += SIGN_IN_LIMIT.windowMs - 1;
-    expect(throttle.prune()).toBe(0);
-    expect(throttle.retryAfterMs('email:victim')).toBe(1);
+    expect(await throttle.prune()).toBe(0);
+    expect(await throttle.retryAfterMs('email:victim')).toBe(1);
     now += 1;
-    expect(throttle.prune()).toBe(SIGN_IN_LIMIT.max + 10_001);
-    expect(throttle.reserve('email:victim').kind).toBe('reserved');
-    db.close();
+    expect(await throttle.prune()).toBe(SIGN_IN_LIMIT.max + 10_001);
+    expect((await throttle.reserve('email:victim')).kind).toBe('reserved');
   });
 });
 
 describe('fail closed when the attempt cannot be recorded', () => {
-  const t = appForBlock(() => startClockedApp());
+  // PostgreSQL: a write that waits for the write lock gives up after this (57014), for the held-lock test.
+  const t = appForBlock(() => startClockedApp({ DATABASE_STATEMENT_TIMEOUT_MS: '1000' }));
   afterEach(() => {
     vi.restoreAllMocks();
   });
@@ -287,12 +348,12 @@ describe('fail closed when the attempt cannot be recorded', () => {
   it('a read-only database: 503, the same page for a wrong and the right password, nothing checked', async () => {
     const account = await newUser(t.app);
     const signIn = await openSignIn(t.app);
-    t.app.db.pragma('query_only = 1');
+    await readOnly(t, true);
     let answers;
     try {
       answers = await bothPasswords(account, signIn);
     } finally {
-      t.app.db.pragma('query_only = 0');
+      await readOnly(t, false);
     }
     expectSameUnavailablePage(answers.wrong, answers.right);
     expect(answers.checks).toBe(0);
@@ -302,62 +363,66 @@ describe('fail closed when the attempt cannot be recorded', () => {
     ).toBe(303);
   });
 
-  it('a database another process holds the write lock of: 503 at once, the same page whatever the password', async () => {
-    const account = await newUser(t.app);
-    const signIn = await openSignIn(t.app);
-    const other = openDatabase(t.dataDir);
-    other.exec('BEGIN IMMEDIATE');
-    let answers;
-    try {
-      answers = await bothPasswords(account, signIn);
-    } finally {
-      other.exec('ROLLBACK');
-      other.close();
-    }
-    expectSameUnavailablePage(answers.wrong, answers.right);
-    expect(answers.checks).toBe(0);
-    expect(
-      (await signIn.postOnly({ email: account.user.email, password: account.password })).statusCode,
-    ).toBe(303);
-  });
-
-  it('a full database (no page left to grow into): 503, the same page whatever the password', async () => {
-    const account = await newUser(t.app);
-    const signIn = await openSignIn(t.app);
-    const db = t.app.db;
-    const pages = db.pragma('page_count', { simple: true }) as number;
-    db.pragma(`max_page_count = ${pages}`);
-    // Fill what is left in the pages there are: once 50 inserts in a row fail, every page is full.
-    const fill = db.prepare('INSERT INTO signin_failures (key, at) VALUES (?, ?)');
-    let failuresInARow = 0;
-    let filled = 0;
-    while (failuresInARow < 50) {
+  // SQLite's twin (another process holding the file's write lock) is in sqlite/signin-hardening.test.ts.
+  if (isPostgresProject()) {
+    it('another instance holding the write lock past the statement timeout: 503, the same page whatever the password', async () => {
+      const account = await newUser(t.app);
+      const signIn = await openSignIn(t.app);
+      const other = new pg.Client({ connectionString: databaseUrlOf(t) });
+      await other.connect();
+      await other.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+      let answers;
       try {
-        fill.run(`filler:${filled}:${Math.random()}`, t.clock.now);
-        filled += 1;
-        failuresInARow = 0;
-      } catch (error) {
-        expect((error as { code?: string }).code).toBe('SQLITE_FULL');
-        failuresInARow += 1;
+        answers = await bothPasswords(account, signIn);
+      } finally {
+        await other.query('ROLLBACK');
+        await other.end();
       }
-    }
-    const spy = verifySpy();
-    let wrong: LightMyRequestResponse;
-    let right: LightMyRequestResponse;
-    try {
-      wrong = await signIn.postOnly({ email: account.user.email, password: 'Wrong-password-1' });
-      right = await signIn.postOnly({ email: account.user.email, password: account.password });
-    } finally {
-      db.pragma('max_page_count = 1073741823');
-      db.prepare("DELETE FROM signin_failures WHERE key LIKE 'filler:%'").run();
-    }
-    expectSameUnavailablePage(wrong, right);
-    expect(checksFor(spy, account.user.email)).toBe(0);
-    expect(
-      (await signIn.postOnly({ email: account.user.email, password: account.password })).statusCode,
-    ).toBe(303);
-  });
+      expectSameUnavailablePage(answers.wrong, answers.right);
+      expect(answers.checks).toBe(0);
+      expect(
+        (await signIn.postOnly({ email: account.user.email, password: account.password })).statusCode,
+      ).toBe(303);
+    });
+  }
 });
+
+function databaseUrlOf(t: TestApp): string {
+  const { database } = t.config;
+  if (database.kind !== 'postgres') throw new Error('not on PostgreSQL');
+  return database.url;
+}
+
+/**
+ * Makes the app's database refuse writes, or take them again. SQLite: its one connection's query_only. PostgreSQL:
+ * the database's sessions become read-only (as after a failover to a replica: 25006); the app's open connections
+ * are ended so that its pool opens new ones, which start read-only.
+ */
+async function readOnly(t: TestApp, on: boolean): Promise<void> {
+  if (t.app.storage.sql.dialect === 'sqlite') {
+    await t.app.storage.sql.run(`PRAGMA query_only = ${on ? 1 : 0}`);
+    return;
+  }
+  const admin = new pg.Client({ connectionString: databaseUrlOf(t) });
+  await admin.connect();
+  try {
+    // This session too starts read-only while the setting is on.
+    await admin.query('SET default_transaction_read_only = off');
+    const { rows } = await admin.query<{ name: string }>('SELECT current_database() AS name');
+    const name = rows[0]?.name ?? '';
+    await admin.query(
+      on
+        ? `ALTER DATABASE "${name}" SET default_transaction_read_only = on`
+        : `ALTER DATABASE "${name}" RESET default_transaction_read_only`,
+    );
+    await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [name],
+    );
+  } finally {
+    await admin.end();
+  }
+}
 
 describe('device cookie: a browser that signed in before is not locked out by strangers', () => {
   const t = appForBlock(() => startClockedApp());
@@ -540,7 +605,9 @@ describe('a lockout tells the account holder', () => {
     // A new lockout after a quiet period is told again.
     t.clock.advance(SIGN_IN_LIMIT.windowMs);
     for (let i = 0; i < SIGN_IN_LIMIT.max; i += 1) {
-      await stranger.postOnly({ email: account.user.email, password: `Later-${i}` });
+      expect(
+        (await stranger.postOnly({ email: account.user.email, password: `Later-${i}` })).statusCode,
+      ).toBe(401);
     }
     expect((await mailsTo(t, account.user.email)).map((m) => m.subject)).toEqual([lockSubject, lockSubject]);
   });
