@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import {
   calculateJwkThumbprint,
   createLocalJWKSet,
@@ -9,7 +7,6 @@ import {
   type JWK,
 } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { SIGNING_KEY_FILE } from '../src/oidc/keys.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../src/oidc/provider.js';
 import {
   ALICE,
@@ -68,8 +65,12 @@ describe('the embedded provider, driven through its own endpoints', () => {
     expect(key).not.toHaveProperty('d');
     expect(key?.kid).toBe(await calculateJwkThumbprint({ kty: 'RSA', n: key?.n, e: key?.e }, 'sha256'));
 
-    const stored = JSON.parse(readFileSync(path.join(t.dataDir, SIGNING_KEY_FILE), 'utf8')) as JWK;
-    expect(stored.n).toBe(key?.n);
+    // The private key is the key ring's, in the database (shared by every instance), not a file of one machine.
+    const stored = await t.app.database.get<{ material: string }>(
+      'SELECT material FROM key_ring WHERE kid = ?',
+      [key?.kid ?? ''],
+    );
+    expect((JSON.parse(stored?.material ?? '{}') as JWK).n).toBe(key?.n);
 
     // A second server on the same DATA_DIR signs with the same key.
     const dir = tempDir();

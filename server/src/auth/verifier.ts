@@ -5,6 +5,7 @@ import {
   jwtVerify,
   type JSONWebKeySet,
   type JWTPayload,
+  type JWTVerifyGetKey,
 } from 'jose';
 
 export interface AccessTokenClaims extends JWTPayload {
@@ -63,7 +64,7 @@ function scopesOf(claims: AccessTokenClaims): string[] {
   return typeof claims.scope === 'string' ? claims.scope.split(' ') : [];
 }
 
-type KeySource = ReturnType<typeof createLocalJWKSet> | ReturnType<typeof createRemoteJWKSet>;
+type KeySource = JWTVerifyGetKey;
 
 function describe(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return 'The access token has expired';
@@ -153,15 +154,33 @@ function makeVerifier(
   };
 }
 
+/** Public keys in memory: a fixed set, or the key ring's set as it is now (read at each verification). */
+export type LocalKeys = JSONWebKeySet | (() => JSONWebKeySet);
+
+/** jose's key lookup over `keys`; a getter's set is rebuilt only when the getter returns another one. */
+export function localKeySet(keys: LocalKeys): JWTVerifyGetKey {
+  if (typeof keys !== 'function') return createLocalJWKSet(keys);
+  let seen: JSONWebKeySet | undefined;
+  let lookup = createLocalJWKSet({ keys: [] });
+  return (header, token) => {
+    const current = keys();
+    if (current !== seen) {
+      seen = current;
+      lookup = createLocalJWKSet(current);
+    }
+    return lookup(header, token);
+  };
+}
+
 /** Embedded mode: the provider's own public keys, in memory, so a request costs no HTTP round trip. */
 export function localVerifier(
-  jwks: JSONWebKeySet,
+  jwks: LocalKeys,
   issuer: string,
   audience: string,
   policy: TokenPolicy,
   now?: () => number,
 ): TokenVerifier {
-  return makeVerifier(createLocalJWKSet(jwks), issuer, audience, policy, now);
+  return makeVerifier(localKeySet(jwks), issuer, audience, policy, now);
 }
 
 /** Okta mode: the org's authorization server keys, fetched once and cached by jose (refetched on an unknown kid). */

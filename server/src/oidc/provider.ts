@@ -4,7 +4,7 @@ import type { Directory } from '../directory/directory.js';
 import type { ProviderStore } from './adapter.js';
 import { claimsOf, SCOPE_CLAIMS, SUPPORTED_SCOPES } from './claims.js';
 import { allowInlineScript, escapeHtml, page } from './html.js';
-import type { SigningKeys } from './keys.js';
+import type { SigningKeys } from '../keys/ring.js';
 import { OKTA_POST_MESSAGE, oktaPostMessageResponseMode } from './okta-compat.js';
 
 /** Okta's route names under the issuer, which okta-auth-js derives from the issuer string (not discovery). */
@@ -25,6 +25,10 @@ const HOUR = 60 * 60;
 const DAY = 24 * HOUR;
 /** Access tokens live 10 minutes (Okta's default is 1 hour; shorter limits what a stolen token is worth). */
 export const ACCESS_TOKEN_TTL_SECONDS = 10 * 60;
+/** ID tokens live 1 hour: the longest-lived JWT the provider signs (src/keys keeps a retired key that long). */
+export const ID_TOKEN_TTL_SECONDS = HOUR;
+/** A sign-in session lives 14 days: the longest-lived cookie the cookie keys sign. */
+export const SESSION_TTL_SECONDS = 14 * DAY;
 
 interface RegistersResponseModes {
   registerResponseMode(
@@ -64,7 +68,8 @@ export function createProvider({ config, directory, store, keys, cookieKeys }: P
 
   const configuration: Configuration = {
     adapter: store.factory,
-    jwks: { keys: [keys.privateJwk] },
+    // Every published key of the ring; only the current one may sign (the others are marked verify-only).
+    jwks: keys.providerJwks,
     cookies: { keys: cookieKeys, long: cookieOptions, short: cookieOptions },
     clients: [
       {
@@ -98,11 +103,11 @@ export function createProvider({ config, directory, store, keys, cookieKeys }: P
       // Short-lived: the API also checks the token's session on every call, and the shell renews with its
       // refresh token before expiry.
       AccessToken: ACCESS_TOKEN_TTL_SECONDS,
-      IdToken: HOUR,
+      IdToken: ID_TOKEN_TTL_SECONDS,
       AuthorizationCode: 60,
       // A sign-in page left open (or requested by a stranger) is kept at most 15 minutes.
       Interaction: 15 * 60,
-      Session: 14 * DAY,
+      Session: SESSION_TTL_SECONDS,
       Grant: 14 * DAY,
       RefreshToken: (ctx, token, client) => {
         // A rotated public-client refresh token keeps its predecessor's remaining lifetime (the default).

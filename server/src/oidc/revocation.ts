@@ -1,4 +1,5 @@
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { jwtVerify } from 'jose';
+import { localKeySet, type LocalKeys } from '../auth/verifier.js';
 import type { ProviderStore } from './adapter.js';
 
 /**
@@ -8,8 +9,8 @@ import type { ProviderStore } from './adapter.js';
  * Only a token of this issuer, presented by the client it was issued to, is recorded; anything else is left to
  * the provider (a refresh token, which it revokes with its whole grant, or an unknown string).
  */
-export function accessTokenRevoker(jwks: JSONWebKeySet, issuer: string, store: ProviderStore) {
-  const keys = createLocalJWKSet(jwks);
+export function accessTokenRevoker(jwks: LocalKeys, issuer: string, store: ProviderStore) {
+  const keys = localKeySet(jwks);
   return async function revokeAccessToken(form: URLSearchParams): Promise<boolean> {
     const token = form.get('token');
     const clientId = form.get('client_id');

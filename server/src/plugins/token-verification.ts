@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { orgSessions, providerSessions } from '../auth/sessions.js';
 import { localVerifier, oktaVerifier, type TokenPolicy } from '../auth/verifier.js';
-import { loadSigningKeys } from '../oidc/keys.js';
+import { openProviderKeyRing } from '../keys/provider-keys.js';
 
 /**
- * How access tokens are checked. Embedded mode: against the provider's own signing key, loaded here from
- * DATA_DIR (the provider plugin signs with the same key), and on every call against the provider's store: the
- * token's session and grant must still exist. Okta mode: against the org's JWKS over HTTPS.
+ * How access tokens are checked. Embedded mode: against the keys the key ring publishes (src/keys: shared by
+ * every instance through the database, opened here; the provider plugin signs with its current key), and on
+ * every call against the provider's store: the token's session and grant must still exist. Okta mode: against
+ * the org's JWKS over HTTPS.
  */
 export default fp(
   async function tokenVerificationPlugin(app: FastifyInstance) {
@@ -19,21 +20,24 @@ export default fp(
       requiredScope: config.API_REQUIRED_SCOPE,
     };
     if (config.embedded) {
-      const keys = await loadSigningKeys(config.DATA_DIR);
+      const ring = await openProviderKeyRing({ config, database: app.database, now: app.now, log: app.log });
+      app.addHook('onClose', () => ring.close());
       // The provider's store ends a session's step-up grants with it, in the same transaction (storage/sqlite.ts).
       const store = app.storage.provider;
       const sessions = providerSessions(app.storage);
-      app.decorate('signingKeys', keys);
+      app.decorate('keyRing', ring);
+      app.decorate('signingKeys', { getter: () => ring.signing });
       app.decorate('oidcStore', store);
       app.decorate('accountSessions', sessions);
       app.decorate(
         'tokenVerifier',
-        localVerifier(keys.publicJwks, config.issuer, config.API_AUDIENCE, {
+        localVerifier(() => ring.signing.publicJwks, config.issuer, config.API_AUDIENCE, {
           ...policy,
           isAlive: (token) => sessions.isAlive(token),
         }),
       );
     } else {
+      app.decorate('keyRing', null);
       app.decorate('signingKeys', null);
       app.decorate('oidcStore', null);
       app.decorate('accountSessions', orgSessions(app.storage));

@@ -2,7 +2,7 @@ import type { AppConfig } from '../config/index.js';
 import type { Database } from '../db/sql.js';
 import type { Directory, User } from '../directory/directory.js';
 import type { AccessTokenClaims, TokenVerifier } from '../auth/verifier.js';
-import type { SigningKeys } from '../oidc/keys.js';
+import type { KeyRing, SigningKeys } from '../keys/ring.js';
 import type { ProviderStore } from '../oidc/adapter.js';
 import type { Storage } from '../storage/index.js';
 import type { AccountSessions } from '../auth/sessions.js';
@@ -24,7 +24,9 @@ declare module 'fastify' {
     database: Database;
     directory: Directory;
     tokenVerifier: TokenVerifier;
-    /** Present in embedded mode only. */
+    /** The provider's key ring (src/keys), shared by every instance; embedded mode only. */
+    keyRing: KeyRing | null;
+    /** The key ring's signing keys now (embedded mode only). */
     signingKeys: SigningKeys | null;
     /** The embedded provider's store (sessions, grants, refresh tokens); null in Okta mode. */
     oidcStore: ProviderStore | null;

@@ -40,7 +40,7 @@ async function startCollectingWarnings(dataDir: string): Promise<Record<string, 
 }
 
 describe('DATA_DIR is private', () => {
-  it('creates the database, its WAL and every key file 0600 in a 0700 folder, whatever the umask', async () => {
+  it('creates the database, its WAL and the TOTP key file 0600 in a 0700 folder, whatever the umask', async () => {
     const dataDir = path.join(newDataDir(), 'data');
     const t = await startApp({}, dataDir);
     try {
@@ -51,8 +51,6 @@ describe('DATA_DIR is private', () => {
           DB_FILE_NAME,
           `${DB_FILE_NAME}-wal`,
           `${DB_FILE_NAME}-shm`,
-          'oidc-signing-key.json',
-          'oidc-cookie-keys.json',
           'totp-encryption-key',
         ]),
       );

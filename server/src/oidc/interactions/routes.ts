@@ -8,8 +8,8 @@ import { isStorageUnavailableError } from '../../db/errors.js';
 import { STORAGE_RETRY_AFTER_SECONDS } from '../../plugins/errors.js';
 import type { Directory } from '../../directory/directory.js';
 import type { FactorService } from '../../factors/service.js';
-import { loadCookieKeys } from '../keys.js';
 import { INTERACTION_PATH } from '../provider.js';
+import type { ProviderHolder } from '../provider-holder.js';
 import { CSRF_FIELD, csrfToken, isValidCsrfToken } from './csrf.js';
 import { deviceCookie, readDevice, trustAccount } from './device-cookie.js';
 import {
@@ -48,7 +48,10 @@ const formSchema = z.record(z.string(), z.string().max(4096)).default({});
 
 export interface InteractionRoutesOptions {
   config: AppConfig;
-  provider: Provider;
+  /** The current provider (built again when the keys change). */
+  provider: ProviderHolder;
+  /** The key ring's cookie keys now: the sign-in pages' HMAC keys derive from them. */
+  cookieKeys: () => readonly string[];
   directory: Directory;
   /** 2-step factors: accounts with an active one get the verification-code step. */
   factors: FactorService;
@@ -64,11 +67,19 @@ export const FORM_POSTS_PER_MINUTE = 60;
 /** The provider's interaction pages, mounted at `{mount}/interaction/:uid`. */
 export async function interactionRoutes(
   fastify: FastifyInstance,
-  { config, provider, directory, factors, signInEvents, requestWindows }: InteractionRoutesOptions,
+  {
+    config,
+    provider,
+    cookieKeys,
+    directory,
+    factors,
+    signInEvents,
+    requestWindows,
+  }: InteractionRoutesOptions,
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `${config.oidcMountPath}${INTERACTION_PATH}`;
-  const keys = new SignInKeys(loadCookieKeys(config.DATA_DIR));
+  const keys = new SignInKeys(cookieKeys);
   const publicOrigin = new URL(config.PUBLIC_URL).origin;
   // The app's clock (`app.now`, buildApp's `now` option), like every other time-based limit.
   const now = () => fastify.now();
@@ -99,7 +110,7 @@ export async function interactionRoutes(
     uid: string,
   ): Promise<Interaction | undefined> {
     try {
-      const interaction = await provider.interactionDetails(request.raw, reply.raw);
+      const interaction = await provider.current.interactionDetails(request.raw, reply.raw);
       if (interaction.uid === uid) return interaction;
     } catch (error) {
       request.log.info({ err: error }, 'sign-in interaction not found');
@@ -116,7 +127,7 @@ export async function interactionRoutes(
   }
 
   async function finish(request: FastifyRequest, reply: FastifyReply, result: InteractionResults) {
-    const returnTo = await provider.interactionResult(request.raw, reply.raw, result, {
+    const returnTo = await provider.current.interactionResult(request.raw, reply.raw, result, {
       mergeWithLastSubmission: false,
     });
     return reply.header('Cache-Control', 'no-store').redirect(returnTo, 303);
@@ -131,8 +142,8 @@ export async function interactionRoutes(
     if (!accountId || !clientId)
       return html(reply, 400, interactionErrorPage('Sign in first.', config.PUBLIC_URL));
     const grant =
-      (grantId ? await provider.Grant.find(grantId) : undefined) ??
-      new provider.Grant({ accountId, clientId });
+      (grantId ? await provider.current.Grant.find(grantId) : undefined) ??
+      new provider.current.Grant({ accountId, clientId });
     const details = prompt.details as {
       missingOIDCScope?: string[];
       missingOIDCClaims?: string[];

@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { answerStorageErrorsWith503, providerEdge } from '../../oidc/edge.js';
 import { interactionRoutes } from '../../oidc/interactions/routes.js';
-import { loadCookieKeys } from '../../oidc/keys.js';
 import { providerCors, readRevokeRequest, RevokeRequestError } from '../../oidc/okta-compat.js';
 import { accessTokenRevoker } from '../../oidc/revocation.js';
 import { createProvider, INTERACTION_PATH, OKTA_ROUTES } from '../../oidc/provider.js';
+import { providerHolder } from '../../oidc/provider-holder.js';
 import { userinfoRoutes } from '../../oidc/userinfo.js';
 import { REQUEST_WINDOW_MS } from '../../throttles/request-windows.js';
 
@@ -17,13 +17,13 @@ const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
  * its sign-in pages and userinfo as Fastify routes under the same prefix; deletes expired provider records
  * every 10 minutes and ended per-address request windows every minute. Off in Okta mode. Provides no decorator.
  * Depends on: storage (the sign-in throttle, the per-address counts),
- * directory, token-verification (signing keys, the provider store, the verifier), factors (the sign-in's
+ * directory, token-verification (the key ring, the provider store, the verifier), factors (the sign-in's
  * second step), notifications (lock notices).
  */
 export default fp(
   async function oidcPlugin(app: FastifyInstance) {
-    const { config, directory, signingKeys, oidcStore: store } = app;
-    if (!config.embedded || !signingKeys || !store) {
+    const { config, directory, keyRing, oidcStore: store } = app;
+    if (!config.embedded || !keyRing || !store) {
       app.log.info(
         { issuer: config.issuer },
         'embedded identity provider off: verifying tokens of the Okta org',
@@ -31,15 +31,21 @@ export default fp(
       return;
     }
 
-    const provider = createProvider({
-      config,
-      directory,
-      store,
-      keys: signingKeys,
-      cookieKeys: loadCookieKeys(config.DATA_DIR),
-    });
-    provider.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'identity provider error'));
-    answerStorageErrorsWith503(provider);
+    // Built again at every change of the key ring (oidc-provider reads its keys once): requests reach the
+    // current one.
+    const provider = providerHolder(() => {
+      const built = createProvider({
+        config,
+        directory,
+        store,
+        keys: keyRing.signing,
+        cookieKeys: [...keyRing.cookieKeys],
+      });
+      built.on('server_error', (_ctx, error) => app.log.error({ err: error }, 'identity provider error'));
+      answerStorageErrorsWith503(built);
+      return built;
+    }, keyRing);
+    app.addHook('onClose', async () => provider.close());
 
     const deleteExpired = () =>
       store.deleteExpired().then(
@@ -53,10 +59,10 @@ export default fp(
     cleanup.unref();
     app.addHook('onClose', async () => clearInterval(cleanup));
 
-    const handle = provider.callback();
+    const { handle } = provider;
     // /v1/revoke: the form is read once here; an access token (a JWT the provider does not store) is recorded
     // as revoked, then the provider handles the request as usual (a refresh token ends its whole grant).
-    const revokeAccessToken = accessTokenRevoker(signingKeys.publicJwks, config.issuer, store);
+    const revokeAccessToken = accessTokenRevoker(() => keyRing.signing.publicJwks, config.issuer, store);
     const revoke = async (req: IncomingMessage) => {
       const { request, form } = await readRevokeRequest(req);
       if (await revokeAccessToken(form)) app.log.info('access token revoked');
@@ -105,6 +111,7 @@ export default fp(
     await app.register(interactionRoutes, {
       config,
       provider,
+      cookieKeys: () => keyRing.cookieKeys,
       directory,
       factors: app.factors,
       signInEvents: app.storage.throttles.signIn,
