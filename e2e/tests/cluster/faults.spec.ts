@@ -28,10 +28,10 @@ test('kill -9 of one instance during concurrent writes: the other serves, the pa
   const load = new ProfileLoad(cluster.origin, users, { pauseMs: 0, timeoutMs: REQUEST_TIMEOUT_MS }, 'Kill');
   let killedAt = 0;
   try {
-    await load.acknowledged(100);
+    await load.acknowledged(60);
     killedAt = Date.now();
     await cluster.kill('B');
-    await load.acknowledged(100);
+    await load.acknowledged(60);
 
     // The page, meanwhile: a save and a reload, whichever instance the proxy tries first.
     await page.getByRole('button', { name: 'Edit My Profile' }).click();
@@ -101,7 +101,7 @@ test('PostgreSQL away for 10 s under load: 503 with Retry-After from both instan
   let stoppedAt = 0;
   let restartedAt = 0;
   try {
-    await load.acknowledged(40);
+    await load.acknowledged(20);
     await cluster.stopDatabase();
     stoppedAt = Date.now();
     // What a load balancer sees: each process is alive, and not ready while its database is away.
@@ -126,7 +126,7 @@ test('PostgreSQL away for 10 s under load: 503 with Retry-After from both instan
         message: 'both instances acknowledge writes again',
       })
       .toEqual(new Set(['A', 'B']));
-    await load.acknowledged(40);
+    await load.acknowledged(20);
     for (const instance of cluster.instances) {
       await expect.poll(async () => (await fetch(`${instance.origin}/readyz`)).status).toBe(200);
     }
