@@ -285,6 +285,33 @@ describe.each(backends)('key ring (%s)', (_backend, database) => {
     expect(keys.verify('csrf', 'interaction:1', before)).toBe(false);
   });
 
+  it('every instance switches to the next key at its start, without waiting for its next refresh', async () => {
+    const shared = await database();
+    const db = await shared.connect();
+    // Real time, moved ahead on demand: the switch is a timer of the ring.
+    let ahead = 0;
+    const now = () => Date.now() + ahead;
+    const ring = await openRing(db, { now });
+    const first = ring.signing.privateJwk.kid;
+    ahead = 83 * DAY;
+    await ring.refresh();
+    const next = await db.get<{ kid: string; signs_from: number }>(
+      "SELECT kid, signs_from FROM key_ring WHERE purpose = 'signing' AND kid <> ?",
+      [first],
+    );
+    if (!next) throw new Error('no next key');
+
+    // 200 ms before the next key starts: the last refresh before it.
+    ahead = next.signs_from - 200 - Date.now();
+    const switched = new Promise<string>((resolve) =>
+      ring.onChange((changed) => resolve(changed.signing.privateJwk.kid)),
+    );
+    await ring.refresh();
+    expect(ring.signing.privateJwk.kid).toBe(first);
+    expect(await switched).toBe(next.kid);
+    expect(now()).toBeGreaterThanOrEqual(next.signs_from);
+  });
+
   it('after a long pause the next key still gets its whole lead before it signs', async () => {
     const shared = await database();
     const time = clock();

@@ -108,6 +108,8 @@ export class KeyRing {
   private fingerprint = '';
   private running: Promise<boolean> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private transition: NodeJS.Timeout | undefined;
+  private closed = false;
 
   private constructor(options: KeyRingOptions) {
     this.store = options.store;
@@ -162,7 +164,9 @@ export class KeyRing {
 
   /** Stops the periodic refresh and waits for one under way (before the database closes). */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
+    clearTimeout(this.transition);
     this.listeners.clear();
     await this.running?.catch(() => undefined);
   }
@@ -257,7 +261,31 @@ export class KeyRing {
     return candidates;
   }
 
+  /**
+   * A key starts signing or retires at a set moment: a timer applies the loaded keys then, so every instance
+   * switches at that moment (within their clocks' skew), not each at its next refresh: they all sign (and derive
+   * the sign-in throttle keys) with the same keys.
+   */
+  private scheduleTransition(keys: readonly StoredKey[], now: number): void {
+    clearTimeout(this.transition);
+    if (this.closed) return;
+    const next = Math.min(
+      ...keys.flatMap((key) => [key.signsFrom, key.retiredAt ?? Infinity]).filter((at) => at > now),
+    );
+    // Nothing scheduled, or the next refresh comes first (and schedules it then).
+    if (!(next - now <= this.timeline.refreshMs)) return;
+    this.transition = setTimeout(() => {
+      try {
+        this.apply(keys, this.now());
+      } catch (error) {
+        this.log.warn({ err: error }, 'key ring: switching keys failed, the next refresh tries again');
+      }
+    }, next - now);
+    this.transition.unref();
+  }
+
   private apply(keys: readonly StoredKey[], now: number): boolean {
+    this.scheduleTransition(keys, now);
     const signing = viewAt(keys, 'signing', now);
     const cookie = viewAt(keys, 'cookie', now);
     if (!signing || !cookie) throw new Error('the key ring has no signing or no cookie key');

@@ -50,8 +50,9 @@ export interface TimelineInput {
 
 /**
  * The ring's schedule. A key that stops signing at T stays accepted until every token (cookie) it signed has
- * expired: T + the lifetime + the verifiers' clock skew + one refresh, since an instance notices the switch at
- * its next refresh and may sign with the old key until then.
+ * expired: T + the lifetime + the verifiers' clock skew + one refresh interval, for an instance that switched late
+ * (instances switch at T by a timer, but one whose clock is behind, or that loaded the ring late, signs a little
+ * longer).
  */
 export function ringTimeline({
   rotationDays,
