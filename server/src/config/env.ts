@@ -292,6 +292,34 @@ export const envSchema = z.object({
     .optional(),
   /** The From address of the portal's email. */
   MAIL_FROM: z.string().trim().min(3).default('My Profile <no-reply@localhost>'),
+  // ---- The Okta identity backend: optional here, required by oktaSettingsOf (src/identity/okta/settings.ts) ----
+  /** The client id of the org's API Services app the portal calls the Management API as. */
+  OKTA_CLIENT_ID: z.string().trim().min(1).optional(),
+  /** That app's private key: PEM (PKCS#8 or PKCS#1 RSA, or EC) or a JWK as JSON. Or OKTA_PRIVATE_KEY_FILE. */
+  OKTA_PRIVATE_KEY: z.string().trim().min(1).optional(),
+  /** A file holding the private key (PEM or JWK JSON), instead of OKTA_PRIVATE_KEY. */
+  OKTA_PRIVATE_KEY_FILE: absolutePath.optional(),
+  /** The key's id (kid) in the app's public keys; needed when the app has several keys and the JWK has no kid. */
+  OKTA_KEY_ID: z.string().trim().min(1).optional(),
+  /** The scopes the app asks for: only what the portal needs (it must be granted them in Okta). */
+  OKTA_SCOPES: z
+    .string()
+    .transform((value) => [...new Set(value.split(/[\s,]+/).filter(Boolean))])
+    .refine((scopes) => scopes.every((scope) => /^okta\.[A-Za-z]+(\.[A-Za-z]+)+$/.test(scope)), {
+      error: "must be Okta scope names separated by spaces, e.g. 'okta.users.read okta.users.manage'",
+    })
+    .refine((scopes) => scopes.includes('okta.users.manage'), {
+      error: 'must include okta.users.manage: profile, password and factor changes need it',
+    })
+    .default(['okta.users.read', 'okta.users.manage']),
+  /** An Okta API token (SSWS), the documented fallback to the service app; it acts with its admin's whole role. */
+  OKTA_API_TOKEN: z.string().trim().min(1).optional(),
+  /** A boolean custom profile attribute that marks federated users, besides credentials.provider.type. */
+  OKTA_FEDERATED_ATTRIBUTE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/, { error: 'must be a profile attribute name (letters, digits, _)' })
+    .optional(),
 });
 
 type ParsedEnv = z.infer<typeof envSchema>;
@@ -313,7 +341,13 @@ export type DatabaseConfig =
   | { kind: 'postgres'; url: string; poolMax: number; connectTimeoutMs: number; statementTimeoutMs: number };
 
 /** Settings whose value must never appear in a log or error message. */
-const SECRET_SETTINGS = new Set(['TOTP_ENCRYPTION_KEY', 'SMTP_URL', 'DATABASE_URL']);
+const SECRET_SETTINGS = new Set([
+  'TOTP_ENCRYPTION_KEY',
+  'SMTP_URL',
+  'DATABASE_URL',
+  'OKTA_PRIVATE_KEY',
+  'OKTA_API_TOKEN',
+]);
 
 /** Parses the environment; an empty value counts as unset so `PORT=` keeps the default. */
 export function parseEnv(source: NodeJS.ProcessEnv): Env {
