@@ -31,7 +31,9 @@ async function main(): Promise<void> {
     throw error;
   }
   await app.listen({ port: config.PORT, host: config.HOST });
-  process.stdout.write(startupBanner(config, config.demoAccounts ? await existingDemoAccounts(app.directory) : []));
+  process.stdout.write(
+    startupBanner(config, config.demoAccounts ? await existingDemoAccounts(app.directory) : []),
+  );
   if (config.secureCookies && config.TRUST_PROXY === false) {
     app.log.warn(
       "PUBLIC_URL is https but TRUST_PROXY is not set: every client has the proxy's address, so the per-address limits count all clients together. Set TRUST_PROXY to the proxy's address or hop count.",
