@@ -1,15 +1,12 @@
-import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/sql.js';
-import { openSqlite } from '../src/db/sqlite.js';
 import { runCli } from '../src/directory/cli.js';
 import { Directory, DuplicateEmailError, newUserId } from '../src/directory/directory.js';
 import { SqlUserStore } from '../src/directory/store.js';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from '../src/directory/seed.js';
 import { SqlProviderStore } from '../src/oidc/adapter.js';
-import { signIn, startApp, tempDir } from './helpers.js';
-import { createTestDatabase, isPostgresProject } from './support/postgres.js';
+import { signIn, startApp } from './helpers.js';
+import { openProjectDatabase } from './support/postgres.js';
 
 // The SQLite file's own checks (pragmas, schema version): sqlite/directory-database.test.ts.
 
@@ -20,25 +17,7 @@ afterEach(async () => {
 });
 
 /** A fresh migrated database of the project's storage: a SQLite file in a temp dir, or a PostgreSQL database. */
-async function freshDb(): Promise<Database> {
-  if (isPostgresProject()) {
-    const created = await createTestDatabase();
-    cleanups.push(() => created.drop());
-    const db = await openPostgres({
-      url: created.url,
-      poolMax: 2,
-      connectTimeoutMs: 5000,
-      statementTimeoutMs: 5000,
-    });
-    cleanups.push(() => db.close());
-    return db;
-  }
-  const dir = tempDir();
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const db = openSqlite(dir);
-  cleanups.push(() => db.close());
-  return db;
-}
+const freshDb = () => openProjectDatabase(cleanups);
 
 describe('directory', () => {
   let db: Database;

@@ -4,14 +4,11 @@
  * with inject() on the vitest project's storage (SQLite or PostgreSQL), with the app's clock moved by hand. What only
  * a SQLite file has (another process holding its write lock, a full file) is in sqlite/signin-hardening.test.ts.
  */
-import { rmSync } from 'node:fs';
 import { decodeJwt } from 'jose';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openPostgres, WRITE_LOCK_KEY } from '../src/db/postgres.js';
-import type { Database } from '../src/db/sql.js';
-import { openSqlite } from '../src/db/sqlite.js';
+import { WRITE_LOCK_KEY } from '../src/db/postgres.js';
 import { Directory } from '../src/directory/directory.js';
 import type { Mailbox } from '../src/mail/mailbox.js';
 import { formatUtc, subjectOf } from '../src/notifications/texts.js';
@@ -51,7 +48,7 @@ import {
   type ClockedApp,
   type Session,
 } from './security-helpers.js';
-import { createTestDatabase, isPostgresProject } from './support/postgres.js';
+import { isPostgresProject, openProjectDatabase } from './support/postgres.js';
 
 const CHROME_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
@@ -268,27 +265,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function projectDatabase(): Promise<Database> {
-  if (!isPostgresProject()) {
-    const dir = tempDir();
-    const db = openSqlite(dir);
-    cleanups.push(async () => {
-      await db.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    return db;
-  }
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  const db = await openPostgres({
-    url: database.url,
-    poolMax: 2,
-    connectTimeoutMs: 5000,
-    statementTimeoutMs: 30_000,
-  });
-  cleanups.push(() => db.close());
-  return db;
-}
+const projectDatabase = () => openProjectDatabase(cleanups, { statementTimeoutMs: 30_000 });
 
 describe('the sign-in throttle evicts by time only', () => {
   it('keeps a locked key under a spray of 10 001 other keys, and deletes only rows older than the window', async () => {

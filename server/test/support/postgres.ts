@@ -5,8 +5,14 @@
  * migrated database costs one CREATE DATABASE.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { openPostgres } from '../../src/db/postgres.js';
+import type { Database } from '../../src/db/sql.js';
+import { openSqlite } from '../../src/db/sqlite.js';
 import { withDatabase } from './postgres-server.js';
 
 /** What the global setup hands every test file (vitest's provide/inject). */
@@ -112,4 +118,33 @@ export async function testAppDatabase(dataDir: string): Promise<TestDatabase> {
       await created.drop();
     },
   };
+}
+
+/**
+ * A fresh, migrated database of this vitest project's storage, opened: a SQLite file in a temp folder, or a clone
+ * of the run's PostgreSQL template. `cleanups` gets what closes it (and removes or drops it), to run after the test.
+ */
+export async function openProjectDatabase(
+  cleanups: (() => Promise<void> | void)[],
+  { statementTimeoutMs = 5000 }: { statementTimeoutMs?: number } = {},
+): Promise<Database> {
+  if (!isPostgresProject()) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'portal-server-test-'));
+    const db = openSqlite(dir);
+    cleanups.push(async () => {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    return db;
+  }
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  const db = await openPostgres({
+    url: database.url,
+    poolMax: 2,
+    connectTimeoutMs: 5000,
+    statementTimeoutMs,
+  });
+  cleanups.push(() => db.close());
+  return db;
 }
