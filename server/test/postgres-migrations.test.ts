@@ -178,7 +178,7 @@ describe('PostgreSQL migrations', () => {
       expect(rows).toEqual(postgresMigrations.map(({ name }, index) => ({ version: index + 1, name })));
     });
 
-    it('keeps the constraints: case-insensitive unique email, checks, cascading deletes', async () => {
+    it('keeps the constraints: case-insensitive unique email, checks, cascading deletes (factors), grants and throttle events without a users row', async () => {
       const insertUser = (id: string, email: string, country = 'US', federated = 0) =>
         client.query(
           `INSERT INTO users (id, email, given_name, family_name, country, is_federated, created_at, updated_at)
@@ -209,9 +209,17 @@ describe('PostgreSQL migrations', () => {
       ).rejects.toMatchObject({ code: '23503' });
       await client.query(`INSERT INTO stepup_grants VALUES ('u1', 's1', 'email', 1700000000000)`);
       await client.query(`INSERT INTO password_change_failures VALUES ('u1', 1700000000000)`);
+      // Migration 004: grants and wrong-password events of an account with no row here (the okta backend's).
+      await client.query(`INSERT INTO stepup_grants VALUES ('00uOkta', 's1', 'email', 1700000000000)`);
+      await client.query(`INSERT INTO password_change_failures VALUES ('00uOkta', 1700000000000)`);
       await client.query("DELETE FROM users WHERE id = 'u1'");
-      for (const table of ['user_factors', 'stepup_grants', 'password_change_failures']) {
-        expect((await client.query(`SELECT count(*)::int AS n FROM ${table}`)).rows).toEqual([{ n: 0 }]);
+      expect((await client.query(`SELECT count(*)::int AS n FROM user_factors`)).rows).toEqual([{ n: 0 }]);
+      // No longer deleted with the user: they expire as they would anyway.
+      for (const table of ['stepup_grants', 'password_change_failures']) {
+        expect((await client.query(`SELECT user_id FROM ${table} ORDER BY user_id`)).rows).toEqual([
+          { user_id: '00uOkta' },
+          { user_id: 'u1' },
+        ]);
       }
       // Identity columns number rows as SQLite's AUTOINCREMENT does.
       const ids = await client.query(

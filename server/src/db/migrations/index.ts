@@ -8,6 +8,7 @@ import { m006AccountProtection } from './006-account-protection.js';
 import { m007HashedProviderIds } from './007-hashed-provider-ids.js';
 import { m008KeyRing } from './008-key-ring.js';
 import { m009RequestWindows } from './009-request-windows.js';
+import { m010GrantsWithoutUsers } from './010-grants-without-users.js';
 
 export interface Migration {
   name: string;
@@ -25,4 +26,5 @@ export const migrations: readonly Migration[] = [
   m007HashedProviderIds,
   m008KeyRing,
   m009RequestWindows,
+  m010GrantsWithoutUsers,
 ];

@@ -1,6 +1,7 @@
 import { m001Schema } from './001-schema.js';
 import { m002KeyRing } from './002-key-ring.js';
 import { m003RequestWindows } from './003-request-windows.js';
+import { m004GrantsWithoutUsers } from './004-grants-without-users.js';
 
 /**
  * One PostgreSQL migration: SQL run as one script (several statements) inside the migration transaction, so it
@@ -12,4 +13,9 @@ export interface PostgresMigration {
 }
 
 /** Append only: never edit or reorder a migration that has shipped. */
-export const postgresMigrations: readonly PostgresMigration[] = [m001Schema, m002KeyRing, m003RequestWindows];
+export const postgresMigrations: readonly PostgresMigration[] = [
+  m001Schema,
+  m002KeyRing,
+  m003RequestWindows,
+  m004GrantsWithoutUsers,
+];
