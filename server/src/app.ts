@@ -8,6 +8,7 @@ import { loggerOptions } from './config/logger.js';
 import authPlugin from './plugins/app/auth.js';
 import directoryPlugin from './plugins/app/directory.js';
 import factorsPlugin from './plugins/app/factors.js';
+import identityPlugin from './plugins/app/identity.js';
 import mailPlugin from './plugins/app/mail.js';
 import notificationsPlugin from './plugins/app/notifications.js';
 import passwordPlugin from './plugins/app/password.js';
@@ -84,11 +85,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // 2. One plugin per domain (plugins/app): storage first, each naming what it depends on.
     await app.register(storagePlugin);
     await app.register(directoryPlugin);
+    // Email (mailbox or SMTP), then the identity backend (embedded: it mails its own codes), the token checks and
+    // the caller, notices to the account holder, 2-step factors, the password rules: the provider's sign-in step
+    // uses them.
+    await app.register(mailPlugin);
+    await app.register(identityPlugin);
     await app.register(tokenVerificationPlugin);
     await app.register(authPlugin);
-    // Email (mailbox or SMTP), notices to the account holder, 2-step factors, the password rules: the
-    // provider's sign-in step uses them.
-    await app.register(mailPlugin);
     await app.register(notificationsPlugin);
     await app.register(factorsPlugin);
     await app.register(passwordPlugin);

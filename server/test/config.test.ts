@@ -106,8 +106,9 @@ describe('settings and remotes files', () => {
         HeaderLinks: '{"Help":"https://h"}',
       }),
     );
-    const config = loadConfig({ SETTINGS_FILE: okta });
+    const config = loadConfig({ SETTINGS_FILE: okta, OKTA_API_TOKEN: 'test-token' });
     expect(config.embedded).toBe(false);
+    expect(config.identityBackend).toBe('okta');
     expect(config.issuer).toBe('https://example.okta.com/oauth2/default');
     expect(config.settings.HeaderLinks).toEqual({ Help: 'https://h' });
   });
@@ -116,6 +117,55 @@ describe('settings and remotes files', () => {
     const https = write('https.json', JSON.stringify({ Domain: 'https://portal.example', ClientId: 'c' }));
     const config = loadConfig({ PUBLIC_URL: 'https://portal.example', SETTINGS_FILE: https });
     expect(config).toMatchObject({ embedded: true, secureCookies: true });
+  });
+});
+
+describe('IDENTITY_BACKEND', () => {
+  const oktaSettings = () =>
+    write('okta-backend.json', JSON.stringify({ Domain: 'https://example.okta.com', ClientId: '0oa1' }));
+
+  it('is embedded with the embedded provider and okta with an org, unless set', () => {
+    expect(loadConfig({})).toMatchObject({ identityBackend: 'embedded', okta: undefined });
+    expect(loadConfig({ IDENTITY_BACKEND: 'embedded' })).toMatchObject({ identityBackend: 'embedded' });
+    const okta = loadConfig({ SETTINGS_FILE: oktaSettings(), OKTA_API_TOKEN: 'test-token' });
+    expect(okta).toMatchObject({
+      identityBackend: 'okta',
+      okta: { credentials: { kind: 'api-token', token: 'test-token' } },
+    });
+    expect(
+      loadConfig({ SETTINGS_FILE: oktaSettings(), OKTA_API_TOKEN: 'test-token', IDENTITY_BACKEND: 'okta' }),
+    ).toMatchObject({ identityBackend: 'okta' });
+  });
+
+  it('okta needs the OKTA_* credentials, named when missing, and the key never echoed', () => {
+    expect(() => loadConfig({ SETTINGS_FILE: oktaSettings() })).toThrow(
+      /^The Okta identity backend needs OKTA_CLIENT_ID and OKTA_PRIVATE_KEY \(or OKTA_PRIVATE_KEY_FILE\)/,
+    );
+    expect(() =>
+      loadConfig({ SETTINGS_FILE: oktaSettings(), OKTA_CLIENT_ID: '0oaService', OKTA_PRIVATE_KEY: 's3cret' }),
+    ).toThrow(/^OKTA_PRIVATE_KEY: not a private key/);
+    expect(() =>
+      loadConfig({ SETTINGS_FILE: oktaSettings(), OKTA_CLIENT_ID: '0oaService', OKTA_PRIVATE_KEY: 's3cret' }),
+    ).not.toThrow(/s3cret/);
+  });
+
+  it('okta refuses to run with the embedded provider on, and embedded refuses an Okta org', () => {
+    expect(() => loadConfig({ IDENTITY_BACKEND: 'okta', OKTA_API_TOKEN: 'test-token' })).toThrow(
+      /^IDENTITY_BACKEND=okta cannot run with the embedded provider on/,
+    );
+    expect(() =>
+      loadConfig({
+        SETTINGS_FILE: oktaSettings(),
+        OKTA_API_TOKEN: 'test-token',
+        IDENTITY_BACKEND: 'embedded',
+      }),
+    ).toThrow(/^IDENTITY_BACKEND=embedded needs the embedded provider/);
+  });
+
+  it('takes embedded or okta only', () => {
+    expect(() => parseEnv({ IDENTITY_BACKEND: 'ldap' })).toThrow(
+      /^Invalid environment setting:\n {2}IDENTITY_BACKEND="ldap": must be embedded or okta/,
+    );
   });
 });
 
@@ -203,9 +253,13 @@ describe('development surfaces exist only in the development default (PUBLIC_URL
       'okta-dev.json',
       JSON.stringify({ Domain: 'https://example.okta.com', ClientId: '0oa1' }),
     );
-    expect(loadConfig({ SETTINGS_FILE: okta })).toMatchObject({ devMailbox: false, demoAccounts: false });
+    const credentials = { OKTA_API_TOKEN: 'test-token' };
+    expect(loadConfig({ SETTINGS_FILE: okta, ...credentials })).toMatchObject({
+      devMailbox: false,
+      demoAccounts: false,
+    });
     for (const name of ['DEV_MAILBOX', 'DEMO_ACCOUNTS']) {
-      expect(() => loadConfig({ SETTINGS_FILE: okta, [name]: 'true' })).toThrow(
+      expect(() => loadConfig({ SETTINGS_FILE: okta, ...credentials, [name]: 'true' })).toThrow(
         new RegExp(`^${name}=true needs the embedded provider`),
       );
     }

@@ -9,6 +9,8 @@ import { HttpError } from '../src/http/errors.js';
 import { OktaOrg, type OktaCredentials, type OktaLog } from '../src/identity/okta/client.js';
 import { OktaIdentity, passwordChangeRefusal } from '../src/identity/okta/identity.js';
 import { oktaSettingsOf } from '../src/identity/okta/settings.js';
+import type { Activation, IdentityFactor } from '../src/identity/types.js';
+import type { Storage } from '../src/storage/index.js';
 import { startOktaOrg } from './support/okta-org/index.js';
 import { useOktaOrg } from './support/okta-org/vitest.js';
 
@@ -115,6 +117,18 @@ const wrongTotp = (secret: string) => {
   return code;
 };
 const otherCode = (code: string) => (code === '000000' ? '111111' : '000000');
+
+/** The password check's hook for the caller's throttle: counted here, so a test sees it ran before Okta was asked. */
+let counted = 0;
+const count = async () => {
+  counted += 1;
+};
+
+/** What an activation answered: false for a wrong code, otherwise the factor its commit answers (Okta: no storage). */
+async function activated(promise: Promise<Activation | undefined>): Promise<IdentityFactor | false> {
+  const activation = await promise;
+  return activation ? activation.commit({} as Storage) : false;
+}
 
 describe('the service app', () => {
   it("takes a token with private_key_jwt for exactly the portal's two scopes, then calls the API with it as Bearer", async () => {
@@ -317,33 +331,51 @@ describe('the account', () => {
 describe('the password', () => {
   it('the right old password: Okta holds the new one and refuses the old one', async () => {
     const user = newUser();
-    await identity.changePassword(user.id, PASSWORD, 'Brand-New-Pass-2');
+    counted = 0;
+    const change = await identity.changePassword(user.id, PASSWORD, 'Brand-New-Pass-2', count);
+    expect(change).toMatchObject({ matches: true });
+    expect(counted).toBe(1);
     expect(org().passwordMatches(user.id, 'Brand-New-Pass-2')).toBe(true);
     expect(org().passwordMatches(user.id, PASSWORD)).toBe(false);
     // The old password no longer changes it either.
-    expect(await refusalOf(identity.changePassword(user.id, PASSWORD, 'Third-Pass-333'))).toMatchObject({
-      status: 400,
-      code: API_ERRORS.wrongPassword.code,
+    expect(await identity.changePassword(user.id, PASSWORD, 'Third-Pass-333', count)).toEqual({
+      matches: false,
     });
   });
 
-  it("a wrong old password (403 E0000014) is the contract's wrong-current-password refusal", async () => {
+  it('a wrong old password (403 E0000014) is a mismatch (the caller answers it and keeps it counted)', async () => {
     const user = newUser();
-    expect(
-      await refusalOf(identity.changePassword(user.id, 'Not-The-Password-1', 'Brand-New-Pass-2')),
-    ).toEqual({
-      status: 400,
-      code: API_ERRORS.wrongPassword.code,
-      message: PASSWORD_CHANGE_ERRORS.wrongCurrentPassword,
-      headers: {},
+    counted = 0;
+    expect(await identity.changePassword(user.id, 'Not-The-Password-1', 'Brand-New-Pass-2', count)).toEqual({
+      matches: false,
     });
+    expect(counted).toBe(1);
     expect(org().passwordMatches(user.id, PASSWORD)).toBe(true);
+  });
+
+  it("the attempt is counted before Okta is asked: a count refused (the throttle's 429) sends nothing", async () => {
+    const user = newUser();
+    const mark = org().requests().length;
+    const throttled = new HttpError(429, 'Too many wrong current passwords.');
+    await expect(
+      identity.changePassword(user.id, PASSWORD, 'Brand-New-Pass-2', () => Promise.reject(throttled)),
+    ).rejects.toBe(throttled);
+    expect(callsSince(mark)).toEqual([]);
+  });
+
+  it('no password check without a change: "Confirm it\'s you" is refused as no_local_password, nothing counted', async () => {
+    counted = 0;
+    expect(await refusalOf(identity.verifyPassword(newUser().id, PASSWORD, count))).toMatchObject({
+      status: 409,
+      code: API_ERRORS.noLocalPassword.code,
+    });
+    expect(counted).toBe(0);
   });
 
   it("the org's policy (400 E0000001) is the policy refusal with the org's requirements text, for the page's dialog", async () => {
     const user = newUser();
     for (const candidate of ['no-digits-Here', PASSWORD]) {
-      expect(await refusalOf(identity.changePassword(user.id, PASSWORD, candidate))).toEqual({
+      expect(await refusalOf(identity.changePassword(user.id, PASSWORD, candidate, count))).toEqual({
         status: 400,
         code: API_ERRORS.passwordPolicy.code,
         message:
@@ -356,14 +388,16 @@ describe('the password', () => {
 
   it('a federated user (403 E0000035) and an unknown one', async () => {
     const federated = newUser({ password: undefined, provider: { type: 'FEDERATION', name: 'FEDERATION' } });
-    expect(await refusalOf(identity.changePassword(federated.id, 'x', 'Brand-New-Pass-2'))).toMatchObject({
+    expect(
+      await refusalOf(identity.changePassword(federated.id, 'x', 'Brand-New-Pass-2', count)),
+    ).toMatchObject({
       status: 403,
       code: API_ERRORS.federatedUser.code,
       message: PASSWORD_CHANGE_ERRORS.federated,
     });
-    expect(await refusalOf(identity.changePassword('00unobody', PASSWORD, 'Brand-New-Pass-2'))).toMatchObject(
-      { status: 404, code: API_ERRORS.notFound.code },
-    );
+    expect(
+      await refusalOf(identity.changePassword('00unobody', PASSWORD, 'Brand-New-Pass-2', count)),
+    ).toMatchObject({ status: 404, code: API_ERRORS.notFound.code });
   });
 
   it('the other answers Okta has documented for a password change map too (E0000014 with a new-password cause, E0000080)', () => {
@@ -421,20 +455,21 @@ describe('the authenticator app (Google Authenticator)', () => {
     expect(uri.protocol).toBe('otpauth:');
     expect(uri.searchParams.get('secret')).toBe(secret);
     expect(uri.searchParams.get('period')).toBe('30');
-    const factorId = org().user(user.id)?.factors[0]?.id;
     expect(await identity.listFactors(user.id)).toEqual([
-      { type: 'googleAuth', status: 'PENDING_ACTIVATION', enrolledAt: null, factorId },
+      { type: 'googleAuth', status: 'PENDING_ACTIVATION', enrolledAt: null },
     ]);
     await expect(identity.verify(user.id, 'googleAuth', totpNow(secret))).rejects.toMatchObject({
       statusCode: 409,
       code: API_ERRORS.factorState.code,
     });
 
-    expect(await identity.activate(user.id, 'googleAuth', wrongTotp(secret))).toBe(false);
+    expect(await activated(identity.activate(user.id, 'googleAuth', wrongTotp(secret)))).toBe(false);
     const code = totpNow(secret);
-    expect(await identity.activate(user.id, 'googleAuth', code)).toBe(true);
+    expect(await activated(identity.activate(user.id, 'googleAuth', code))).toMatchObject({
+      status: 'ACTIVE',
+    });
     expect(await identity.listFactors(user.id)).toEqual([
-      { type: 'googleAuth', status: 'ACTIVE', enrolledAt: expect.stringMatching(/^\d{4}-/), factorId },
+      { type: 'googleAuth', status: 'ACTIVE', enrolledAt: expect.stringMatching(/^\d{4}-/) },
     ]);
 
     // The activation used this step's code: Okta refuses it again (E0000082); the next step's code works.
@@ -467,7 +502,9 @@ describe('the authenticator app (Google Authenticator)', () => {
       'POST enrollFactor 200',
     ]);
     expect(org().user(user.id)?.factors).toMatchObject([{ sharedSecret: second.secret }]);
-    expect(await identity.activate(user.id, 'googleAuth', totpNow(second.secret))).toBe(true);
+    expect(await activated(identity.activate(user.id, 'googleAuth', totpNow(second.secret)))).toMatchObject({
+      status: 'ACTIVE',
+    });
   });
 
   it('activating with nothing pending is refused (factor_state)', async () => {
@@ -489,11 +526,13 @@ describe('email verification', () => {
     const activation = org().lastEmailCode(user.id);
     expect(org().emailCodes(user.id)).toMatchObject([{ purpose: 'activation', email: user.email }]);
 
-    expect(await identity.activate(user.id, 'email', otherCode(activation))).toBe(false);
-    expect(await identity.activate(user.id, 'email', activation)).toBe(true);
+    expect(await activated(identity.activate(user.id, 'email', otherCode(activation)))).toBe(false);
+    expect(await activated(identity.activate(user.id, 'email', activation))).toMatchObject({
+      status: 'ACTIVE',
+    });
     expect(await identity.listFactors(user.id)).toMatchObject([{ type: 'email', status: 'ACTIVE' }]);
 
-    await identity.sendVerificationEmail(user.id);
+    await identity.sendVerificationEmail(user);
     const sent = org()
       .emailCodes(user.id)
       .filter((c) => c.purpose === 'verification');
@@ -509,7 +548,7 @@ describe('email verification', () => {
     });
     await identity.remove(user.id, 'email');
     expect(org().user(user.id)?.factors).toEqual([]);
-    expect(await refusalOf(identity.sendVerificationEmail(user.id))).toMatchObject({
+    expect(await refusalOf(identity.sendVerificationEmail(user))).toMatchObject({
       status: 409,
       code: API_ERRORS.factorState.code,
       message: 'Email verification is not set up',
@@ -524,8 +563,8 @@ describe('email verification', () => {
     await identity.enrollEmail(user);
     expect(callsSince(mark)).toEqual(['GET listFactors 200', 'POST resendEnrollFactor 200']);
     const second = org().lastEmailCode(user.id);
-    if (second !== first) expect(await identity.activate(user.id, 'email', first)).toBe(false);
-    expect(await identity.activate(user.id, 'email', second)).toBe(true);
+    if (second !== first) expect(await activated(identity.activate(user.id, 'email', first))).toBe(false);
+    expect(await activated(identity.activate(user.id, 'email', second))).toMatchObject({ status: 'ACTIVE' });
   });
 });
 
@@ -560,7 +599,9 @@ describe("Okta's rate limits", () => {
     org().armRateLimit({ path: '/oauth2/v1/token', count: 1, resetInSeconds: 1 });
     mark = org().requests().length;
     expect(
-      await refusalOf(new OktaIdentity(newOrg()).changePassword(user.id, PASSWORD, 'Brand-New-Pass-2')),
+      await refusalOf(
+        new OktaIdentity(newOrg()).changePassword(user.id, PASSWORD, 'Brand-New-Pass-2', count),
+      ),
     ).toMatchObject({ status: 503, headers: { 'Retry-After': expect.stringMatching(/^[12]$/) } });
     expect(callsSince(mark)).toEqual(['POST token 429']);
   });
@@ -573,7 +614,7 @@ describe("Okta's rate limits", () => {
       resetInSeconds: 2,
     });
     const mark = org().requests().length;
-    const refused = await refusalOf(identity.changePassword(user.id, PASSWORD, 'Brand-New-Pass-2'));
+    const refused = await refusalOf(identity.changePassword(user.id, PASSWORD, 'Brand-New-Pass-2', count));
     expect(refused).toMatchObject({
       status: 503,
       code: API_ERRORS.serviceUnavailable.code,

@@ -1,192 +1,136 @@
-/** Okta mode: settings name another org, the embedded provider is off, tokens are checked against its JWKS. */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+/**
+ * Okta mode: settings name another org (the Okta org stand-in), the embedded provider is off, tokens are checked
+ * against the org's JWKS, and the caller is the Okta user the token's `uid` names: read from Okta, never created or
+ * copied into the portal's `users` table.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseTwice, startApp, tempDir, type TestApp } from './helpers.js';
+import { parseTwice, type TestApp } from './helpers.js';
+import type { OktaUserState } from './support/okta-org/index.js';
+import { useOktaOrg } from './support/okta-org/vitest.js';
+import { countUsers, oktaAuthorizationServer, startOktaPortal } from './support/okta-portal.js';
 
-let org: Server;
-let orgUrl: string;
-let privateKey: CryptoKey;
-let keyRequests = 0;
+const server = oktaAuthorizationServer();
+const org = useOktaOrg({ jwks: server.jwks });
 let t: TestApp;
+let pat: OktaUserState & { login: string };
 
 beforeAll(async () => {
-  const pair = await generateKeyPair('RS256');
-  privateKey = pair.privateKey;
-  const jwks = {
-    keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'okta-key-1', alg: 'RS256', use: 'sig' }],
-  };
-  // A stand-in for the Okta org's authorization server: only its key set is needed.
-  org = createServer((req, res) => {
-    if (req.url === '/oauth2/default/v1/keys') {
-      keyRequests += 1;
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(jwks));
-      return;
-    }
-    res.statusCode = 404;
-    res.end();
+  const user = org().addUser({
+    profile: {
+      login: 'pat@customer.example',
+      email: 'pat@customer.example',
+      firstName: 'Pat',
+      lastName: 'Customer',
+      countryCode: 'SE',
+    },
+    password: 'Correct-Horse-1',
   });
-  await new Promise<void>((resolve) => org.listen(0, 'localhost', resolve));
-  orgUrl = `http://localhost:${(org.address() as AddressInfo).port}`;
-
-  const dataDir = tempDir();
-  const settings = path.join(dataDir, 'settings.json');
-  writeFileSync(settings, JSON.stringify({ Domain: orgUrl, ClientId: '0oaPortalClient' }));
-  t = await startApp({ SETTINGS_FILE: settings }, dataDir);
+  pat = { ...user, login: 'pat@customer.example' };
+  t = await startOktaPortal(org());
 });
 
 afterAll(async () => {
-  await t.close();
-  await new Promise((resolve) => org.close(resolve));
+  await t?.close();
 });
 
-/** An access token as Okta issues it: sub is the login, uid the user id, scp the scopes. */
-function oktaToken(
-  claims: Record<string, unknown> = {},
-  issuer = `${orgUrl}/oauth2/default`,
-  login = 'pat@customer.example',
-) {
-  return new SignJWT({
-    uid: '00uOktaUser123456789',
-    scp: ['openid', 'profile', 'email'],
-    cid: '0oaPortalClient',
-    ...claims,
-  })
-    .setProtectedHeader({ alg: 'RS256', kid: 'okta-key-1' })
-    .setIssuer(issuer)
-    .setAudience('api://default')
-    .setSubject(login)
-    .setIssuedAt()
-    .setExpirationTime('1h')
-    .sign(privateKey);
-}
+const isFederated = async (sub: string, token: string) =>
+  t.app.inject({ url: `/api/profile/${sub}/isfederated`, headers: { authorization: `Bearer ${token}` } });
+
+/** The org's requests of this kind since `mark`. */
+const requestsSince = (mark: number, operationId: string) =>
+  org()
+    .requests()
+    .slice(mark)
+    .filter((r) => r.operationId === operationId);
 
 describe('Okta mode', () => {
-  it('has no embedded provider and no demo accounts', async () => {
-    expect(t.config.embedded).toBe(false);
+  it('has no embedded provider, no demo accounts and the okta identity backend', async () => {
+    expect(t.config).toMatchObject({ embedded: false, identityBackend: 'okta' });
+    expect(t.app.identity.kind).toBe('okta');
     expect((await t.app.inject('/oauth2/default/v1/keys')).statusCode).toBe(404);
     expect((await t.app.inject('/oauth2/default/.well-known/openid-configuration')).statusCode).toBe(404);
-    expect(await t.app.directory.findByEmail('alice@example.com')).toBeUndefined();
+    expect(await countUsers(t)).toBe(0);
     expect((await t.app.inject('/healthz')).json()).toMatchObject({ mode: 'okta' });
   });
 
   it('lets the shell reach the org from the page (CSP)', async () => {
     const csp = String((await t.app.inject('/healthz')).headers['content-security-policy']);
-    expect(csp).toMatch(new RegExp(`connect-src [^;]*${orgUrl}`));
-    expect(csp).toMatch(new RegExp(`frame-src [^;]*${orgUrl}`));
+    expect(csp).toMatch(new RegExp(`connect-src [^;]*${org().url}`));
+    expect(csp).toMatch(new RegExp(`frame-src [^;]*${org().url}`));
   });
 
-  it('creates an unknown user on the first authenticated call and identifies callers by uid', async () => {
-    const token = await oktaToken();
-    const response = await t.app.inject({
-      url: '/api/profile/00uOktaUser123456789/isfederated',
-      headers: { authorization: `Bearer ${token}` },
-    });
+  it("identifies the caller by the token's uid and reads the user from Okta, writing no users row", async () => {
+    const token = await server.token(org(), pat);
+    const mark = org().requests().length;
+    const response = await isFederated(pat.id, token);
     expect(response.statusCode).toBe(200);
     expect(parseTwice(response.body)).toEqual({ isFederated: false });
-    expect(keyRequests).toBe(1);
-    expect(await t.app.directory.findById('00uOktaUser123456789')).toMatchObject({
-      email: 'pat@customer.example',
-    });
-
-    const saved = await t.app.inject({
-      method: 'PUT',
-      url: '/api/profile/00uOktaUser123456789/update',
-      headers: { authorization: `Bearer ${token}` },
-      payload: { firstName: 'Pat', lastName: 'Customer', country: 'SE' },
-    });
-    expect(saved.statusCode).toBe(200);
-    expect(parseTwice(saved.body)).toEqual({
-      sub: '00uOktaUser123456789',
-      email: 'pat@customer.example',
-      firstName: 'Pat',
-      lastName: 'Customer',
-      country: 'SE',
-    });
+    expect(requestsSince(mark, 'getUser').length).toBeGreaterThan(0);
+    expect(await countUsers(t)).toBe(0);
 
     // The path names the user id (the ID token's sub), not Okta's access-token sub (the login).
-    const bySub = await t.app.inject({
-      url: '/api/profile/pat@customer.example/isfederated',
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(bySub.statusCode).toBe(403);
-    // The key set is cached.
-    expect(keyRequests).toBe(1);
+    const byLogin = await isFederated(pat.login, token);
+    expect(byLogin.statusCode).toBe(403);
+    expect(byLogin.json()).toMatchObject({ code: 'forbidden_sub' });
   });
 
-  it('takes the federated flag and names from the token when it carries them', async () => {
-    const token = await oktaToken(
-      { uid: '00uOktaFederated00001', isFederated: true, given_name: 'Fed', family_name: 'Erated' },
-      undefined,
-      'fed@partner.example',
-    );
-    const response = await t.app.inject({
-      url: '/api/profile/00uOktaFederated00001/isfederated',
-      headers: { authorization: `Bearer ${token}` },
+  it("takes isFederated from the Okta user (its credentials provider), not from the token's claims", async () => {
+    const federated = org().addUser({
+      profile: {
+        login: 'fed@partner.example',
+        email: 'fed@partner.example',
+        firstName: 'Fed',
+        lastName: 'Erated',
+      },
+      provider: { type: 'FEDERATION', name: 'FEDERATION' },
     });
-    expect(parseTwice(response.body)).toEqual({ isFederated: true });
-    expect(await t.app.directory.findById('00uOktaFederated00001')).toMatchObject({
-      givenName: 'Fed',
-      familyName: 'Erated',
-    });
+    const fed = { id: federated.id, login: 'fed@partner.example' };
+    const answer = await isFederated(fed.id, await server.token(org(), fed));
+    expect(parseTwice(answer.body)).toEqual({ isFederated: true });
+    // A token claiming federation does not make an Okta user federated.
+    const claimed = await isFederated(pat.id, await server.token(org(), pat, { isFederated: true }));
+    expect(parseTwice(claimed.body)).toEqual({ isFederated: false });
+    expect(await countUsers(t)).toBe(0);
+  });
+
+  it('answers 401 for a user Okta does not know, and creates nobody', async () => {
+    const stranger = { id: '00uNotInTheOrg000001', login: 'stranger@customer.example' };
+    const response = await isFederated(stranger.id, await server.token(org(), stranger));
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ error: 'The signed-in user no longer exists', code: 'unauthorized' });
+    expect(await countUsers(t)).toBe(0);
   });
 
   it('refuses tokens of another issuer', async () => {
-    const token = await oktaToken({}, 'http://localhost:3000/oauth2/default');
-    const response = await t.app.inject({
-      url: '/api/profile/00uOktaUser123456789/isfederated',
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(response.statusCode).toBe(401);
+    const token = await server.token(org(), pat, {}, 'http://localhost:3000/oauth2/default');
+    expect((await isFederated(pat.id, token)).statusCode).toBe(401);
   });
 
-  it('refuses a token of another application of the org (same audience), or without the openid scope, before any account is created', async () => {
+  it('refuses a token of another application of the org (same audience), or without the openid scope, without asking Okta', async () => {
+    const mark = org().requests().length;
     for (const [claims, error] of [
-      [
-        { uid: '00uOtherApp0000000001', cid: '0oaSomeOtherApp' },
-        'The access token was issued to another application',
-      ],
-      [
-        { uid: '00uOtherApp0000000001', cid: undefined },
-        'The access token was issued to another application',
-      ],
-      [
-        { uid: '00uOtherApp0000000001', scp: ['profile', 'email'] },
-        'The access token lacks the openid scope',
-      ],
+      [{ cid: '0oaSomeOtherApp' }, 'The access token was issued to another application'],
+      [{ cid: undefined }, 'The access token was issued to another application'],
+      [{ scp: ['profile', 'email'] }, 'The access token lacks the openid scope'],
     ] as const) {
-      const response = await t.app.inject({
-        url: '/api/profile/00uOtherApp0000000001/isfederated',
-        headers: { authorization: `Bearer ${await oktaToken(claims)}` },
-      });
+      const response = await isFederated(pat.id, await server.token(org(), pat, claims));
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ error, code: 'unauthorized' });
     }
-    expect(await t.app.directory.findById('00uOtherApp0000000001')).toBeUndefined();
+    expect(org().requests().slice(mark)).toEqual([]);
   });
 
   it('accepts the clients an operator allows (API_CLIENT_IDS) and the scope it requires (API_REQUIRED_SCOPE)', async () => {
-    const dataDir = tempDir();
-    const settings = path.join(dataDir, 'settings.json');
-    writeFileSync(settings, JSON.stringify({ Domain: orgUrl, ClientId: '0oaPortalClient' }));
-    const other = await startApp(
-      {
-        SETTINGS_FILE: settings,
-        API_CLIENT_IDS: '0oaIntegratorPage, 0oaKiosk',
-        API_REQUIRED_SCOPE: 'portal.account',
-      },
-      dataDir,
-    );
+    const other = await startOktaPortal(org(), {
+      API_CLIENT_IDS: '0oaIntegratorPage, 0oaKiosk',
+      API_REQUIRED_SCOPE: 'portal.account',
+    });
     try {
       const call = async (claims: Record<string, unknown>) =>
         (
           await other.app.inject({
-            url: '/api/profile/00uOktaUser123456789/isfederated',
-            headers: { authorization: `Bearer ${await oktaToken(claims)}` },
+            url: `/api/profile/${pat.id}/isfederated`,
+            headers: { authorization: `Bearer ${await server.token(org(), pat, claims)}` },
           })
         ).json<unknown>();
       const scopes = { scp: ['openid', 'portal.account'] };

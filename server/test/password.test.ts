@@ -221,8 +221,9 @@ describe('PUT /api/password/:sub/change: validation', () => {
   });
 
   it('keeps the generic text for unexpected failures only (500)', async () => {
+    // The identity backend's password change fails in a way nobody foresaw.
     const broken = vi
-      .spyOn(t.app.directory, 'passwordHashOf')
+      .spyOn(t.app.identity, 'changePassword')
       .mockRejectedValue(new Error('the disk is on fire'));
     try {
       const response = await change({ OldPassword: account.password, NewPassword: NEW_PASSWORD }, account);

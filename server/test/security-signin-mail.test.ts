@@ -134,7 +134,8 @@ describe('mailbox (embedded default)', () => {
         FooterLinks: { sections: {}, policies: {} },
       }),
     );
-    const t = await startApp({ SETTINGS_FILE: settings }, dir);
+    // The okta backend's credentials are checked at start-up; this app never calls the org.
+    const t = await startApp({ SETTINGS_FILE: settings, OKTA_API_TOKEN: 'test-token' }, dir);
     expect((await t.app.inject('/dev/mailbox/messages')).statusCode).toBe(404);
     expect(t.app.mailer.transport).toBe('none');
     await t.close();

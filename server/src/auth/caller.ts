@@ -1,15 +1,10 @@
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import { API_ERRORS } from 'shared-auth/contract';
-import { DuplicateEmailError, type Directory } from '../directory/directory.js';
-import { refusal, unauthorized } from '../http/errors.js';
+import type { FastifyRequest } from 'fastify';
+import type { User } from '../directory/store.js';
+import { unauthorized } from '../http/errors.js';
+import type { IdentityBackend } from '../identity/types.js';
 import type { Caller } from '../plugins/types.js';
 import type { AccountSessions } from './sessions.js';
-import {
-  InvalidTokenError,
-  SESSION_ENDED_MESSAGE,
-  type AccessTokenClaims,
-  type TokenVerifier,
-} from './verifier.js';
+import { InvalidTokenError, SESSION_ENDED_MESSAGE, type TokenVerifier } from './verifier.js';
 
 /** The caller the /api auth hook attached; a route outside that hook calling this is a programming error. */
 export function callerOf(request: FastifyRequest): Caller {
@@ -19,65 +14,32 @@ export function callerOf(request: FastifyRequest): Caller {
 
 export interface CallerDeps {
   verifier: TokenVerifier;
-  directory: Directory;
   sessions: AccountSessions;
-  /** Okta mode: a user the directory does not know yet is created from the token's claims. */
-  provisionUsers: boolean;
-}
-
-/**
- * Okta is the source of the account: its user is created here from the access token's claims on their first
- * call, and this store keeps the profile fields.
- */
-async function provisionUser(
-  directory: Directory,
-  userId: string,
-  claims: AccessTokenClaims,
-  log: FastifyBaseLogger,
-) {
-  const text = (name: string) => (typeof claims[name] === 'string' ? (claims[name] as string) : '');
-  const email = text('email') || (claims.sub?.includes('@') ? claims.sub : '');
-  if (!email) {
-    throw refusal(
-      API_ERRORS.tokenWithoutEmail,
-      'The access token carries no email to create the account with',
-    );
-  }
-  try {
-    const user = await directory.createUser({
-      id: userId,
-      email,
-      givenName: text('given_name'),
-      familyName: text('family_name'),
-      country: /^[A-Za-z]{2}$/.test(text('country')) ? text('country') : '',
-      isFederated: claims.isFederated === true,
-    });
-    log.info({ userId }, 'user created from an Okta access token');
-    return user;
-  } catch (error) {
-    if (error instanceof DuplicateEmailError) {
-      throw refusal(API_ERRORS.emailInUse, 'Another account already uses this email');
-    }
-    throw error;
-  }
 }
 
 /**
  * Who is calling with this bearer token. Throws the verifier's InvalidTokenError for a token that is not
- * accepted (the hook answers 401), and 401 when its user no longer exists (embedded mode).
+ * accepted (the hook answers 401), and 401 when its user is unknown to the identity backend (deleted, or in Okta
+ * mode suspended or deactivated). The user is never created here: the backend holds the accounts.
  */
-export async function resolveCaller(
-  { verifier, directory, sessions, provisionUsers }: CallerDeps,
-  token: string,
-  log: FastifyBaseLogger,
-): Promise<Caller> {
+export async function resolveCaller({ verifier, sessions }: CallerDeps, token: string): Promise<Caller> {
   const verified = await verifier.verifySignature(token);
-  const { userId, claims } = verified;
-  // The session's liveness and the user, in one round trip to the database.
+  const { claims } = verified;
+  // The session's liveness and the user, in one round trip to the database (embedded mode).
   const account = await sessions.accountOf(verified);
   if (!account.alive) throw new InvalidTokenError(SESSION_ENDED_MESSAGE);
-  let { user } = account;
-  if (!user && provisionUsers) user = await provisionUser(directory, userId, claims, log);
+  if (!account.user) throw unauthorized('The signed-in user no longer exists', true);
+  return { user: account.user, userCached: account.cached, claims };
+}
+
+/**
+ * The caller's account as the identity backend holds it now, for an answer that shows the account's data: the
+ * user the auth hook read for this request, or, when that came from Okta mode's short per-instance cache, the
+ * user read again (which also refreshes the cache). 401 when the backend no longer knows the user.
+ */
+export async function currentUser(identity: IdentityBackend, caller: Caller): Promise<User> {
+  if (!caller.userCached) return caller.user;
+  const user = await identity.findById(caller.user.id);
   if (!user) throw unauthorized('The signed-in user no longer exists', true);
-  return { user, claims };
+  return user;
 }

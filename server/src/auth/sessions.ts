@@ -1,6 +1,7 @@
 import type { Sql } from '../db/sql.js';
 import { rowToUser, type User, type UserRow } from '../directory/store.js';
 import { TOKEN_ALIVE_SQL, tokenAliveParams, type RevokedSessions } from '../oidc/adapter.js';
+import type { IdentityBackend } from '../identity/types.js';
 import type { Storage } from '../storage/index.js';
 import type { VerifiedToken } from './verifier.js';
 
@@ -9,6 +10,8 @@ export interface TokenAccount {
   alive: boolean;
   /** Undefined when the user no longer exists. */
   user: User | undefined;
+  /** The user came from a short per-instance cache, not from the identity backend during this call (Okta mode). */
+  cached: boolean;
 }
 
 /**
@@ -63,12 +66,16 @@ export function providerSessions(storage: Storage): AccountSessions {
     },
     async accountOf(token) {
       const session = sessionOf(token);
-      if (!session) return { alive: false, user: await storage.users.findById(token.userId) };
+      if (!session) return { alive: false, user: await storage.users.findById(token.userId), cached: false };
       const row = await sql.get<{ alive: number } & Partial<UserRow>>(ACCOUNT_OF_TOKEN, [
         ...tokenAliveParams(session, epochNow()),
         token.userId,
       ]);
-      return { alive: row?.alive === 1, user: row?.id ? rowToUser(row as UserRow) : undefined };
+      return {
+        alive: row?.alive === 1,
+        user: row?.id ? rowToUser(row as UserRow) : undefined,
+        cached: false,
+      };
     },
     async signedInAt({ userId, claims }) {
       if (typeof claims.sid !== 'string') return undefined;
@@ -83,13 +90,15 @@ export function providerSessions(storage: Storage): AccountSessions {
 
 /**
  * Okta mode: sessions live in the org. Its access tokens are short-lived and checked for signature, issuer,
- * audience, client and scope; their `auth_time` tells when the user signed in. The portal cannot end the org's
- * sessions with the user's token (a later change does it through Okta's API).
+ * audience, client and scope; their `auth_time` tells when the user signed in. The user is Okta's, read through
+ * the backend's per-call cache (`findCaller`). The portal ends none of the org's sessions: Okta's only call for
+ * it (DELETE /api/v1/users/{id}/sessions) cannot spare the caller's own, so a change that ends the other sessions
+ * ends only the portal's records of them (their step-up grants).
  */
-export function orgSessions(storage: Storage): AccountSessions {
+export function orgSessions(identity: Pick<IdentityBackend, 'findCaller'>): AccountSessions {
   return {
     isAlive: async () => true,
-    accountOf: async (token) => ({ alive: true, user: await storage.users.findById(token.userId) }),
+    accountOf: async (token) => ({ alive: true, ...(await identity.findCaller(token.userId)) }),
     signedInAt: async ({ claims }) =>
       typeof claims.auth_time === 'number' ? claims.auth_time * 1000 : undefined,
     endOtherSessions: async () => NOTHING_ENDED,

@@ -292,6 +292,12 @@ export const envSchema = z.object({
     .optional(),
   /** The From address of the portal's email. */
   MAIL_FROM: z.string().trim().min(3).default('My Profile <no-reply@localhost>'),
+  /**
+   * Which backend holds the accounts (src/identity): `embedded` (the portal's directory, with the embedded provider)
+   * or `okta` (an Okta org's Management API). Unset: embedded when the settings' Domain is PUBLIC_URL, else okta
+   * (config/index.ts checks the combination).
+   */
+  IDENTITY_BACKEND: z.enum(['embedded', 'okta'], { error: 'must be embedded or okta' }).optional(),
   // ---- The Okta identity backend: optional here, required by oktaSettingsOf (src/identity/okta/settings.ts) ----
   /** The client id of the org's API Services app the portal calls the Management API as. */
   OKTA_CLIENT_ID: z.string().trim().min(1).optional(),

@@ -8,6 +8,8 @@ import {
   type RemotesConfig,
   type Settings,
 } from 'shared-auth/contract';
+import { oktaSettingsOf, type OktaSettings } from '../identity/okta/settings.js';
+import type { IdentityBackendKind } from '../identity/types.js';
 import { ConfigError, parseEnv, type Env } from './env.js';
 
 export { ConfigError, REPO_ROOT } from './env.js';
@@ -23,6 +25,10 @@ export interface AppConfig extends Env {
   currentRemotes: () => RemotesConfig;
   /** The embedded provider runs when the settings' Domain is this server's own origin. */
   embedded: boolean;
+  /** Which backend holds the accounts: IDENTITY_BACKEND, by default `embedded` with the embedded provider, else `okta`. */
+  identityBackend: IdentityBackendKind;
+  /** The Okta backend's credentials (OKTA_*), checked at start-up; undefined with the embedded backend. */
+  okta: OktaSettings | undefined;
   /** `{Domain}/oauth2/default`: the issuer every access token must carry. */
   issuer: string;
   /** Mount path of the embedded provider. */
@@ -110,9 +116,24 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       );
     }
   }
+  const identityBackend = env.IDENTITY_BACKEND ?? (embedded ? 'embedded' : 'okta');
+  // The embedded provider signs in the directory's users; an Okta org signs in Okta's: the two go together.
+  if (identityBackend === 'okta' && embedded) {
+    throw new ConfigError(
+      `IDENTITY_BACKEND=okta cannot run with the embedded provider on (SETTINGS_FILE's Domain is PUBLIC_URL, ${env.PUBLIC_URL}): set Domain to the Okta org, or IDENTITY_BACKEND=embedded`,
+    );
+  }
+  if (identityBackend === 'embedded' && !embedded) {
+    throw new ConfigError(
+      `IDENTITY_BACKEND=embedded needs the embedded provider: SETTINGS_FILE's Domain (${settings.Domain}) is another origin, an Okta org whose users the portal's directory does not hold; use IDENTITY_BACKEND=okta`,
+    );
+  }
   return {
     ...env,
     settings,
+    identityBackend,
+    // Names what is missing or wrong (never a key): the start stops before anything is opened.
+    okta: identityBackend === 'okta' ? oktaSettingsOf(env) : undefined,
     remotes,
     currentRemotes: liveJsonFile('REMOTES_FILE', env.REMOTES_FILE, remotesConfigSchema, remotes, (message) =>
       process.stderr.write(`${message}\n`),

@@ -1,4 +1,3 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import {
   API_ERROR_CODES,
   API_ERRORS,
@@ -9,6 +8,7 @@ import {
   STEP_UP_REQUIRED_ERROR,
   STEP_UP_TTL_MS,
   type ActiveFactorsData,
+  type ChallengeResponse,
   type FactorDetailsResponse,
   type FactorName,
   type FactorStatus,
@@ -18,19 +18,12 @@ import {
 import type { AccountSessions } from '../auth/sessions.js';
 import type { User } from '../directory/directory.js';
 import { HttpError, refusal } from '../http/errors.js';
+import type { IdentityBackend, IdentityFactor } from '../identity/types.js';
 import type { AccountEvent, Notifier } from '../notifications/types.js';
-import { MailError, type Mailer } from '../mail/mailer.js';
 import type { Storage } from '../storage/index.js';
 import { EMAIL_SEND_LIMIT, WRONG_CODE_LIMIT } from '../throttles/limits.js';
 import { describeWait, Throttle, tooManyRequests, type Reservation } from '../throttles/throttle.js';
 import type { GrantProof, GrantStore } from './grants.js';
-import { deriveKey, type SecretBox } from './secret-box.js';
-import type { CodePurpose, FactorRecord, FactorStore } from './store.js';
-import { checkTotp, newTotpSecret, totpUri } from './totp.js';
-
-/** Email codes: 6 random digits, valid for 10 minutes, single use; a new send replaces the previous one. */
-export const EMAIL_CODE_TTL_MS = 10 * 60 * 1000;
-export const EMAIL_CODE_DIGITS = 6;
 
 const FACTOR_LABELS: Record<FactorName, string> = {
   googleAuth: 'Google Authenticator',
@@ -50,21 +43,18 @@ export interface Actor {
 }
 
 export interface FactorServiceOptions {
+  /** Where the factors, their secrets and codes live, and what checks a code (embedded or Okta). */
+  identity: IdentityBackend;
   /**
-   * Factors, email codes, step-up grants, the wrong-code and email-send throttles' events (limits:
-   * throttles/limits.ts), and the transactions that end the other sessions and queue the notice together with a
-   * factor's change.
+   * Step-up grants, the wrong-code and email-send throttles' events (limits: throttles/limits.ts), and the
+   * transactions that end the other sessions and queue the notice together with a factor's change.
    */
   storage: Storage;
   sessions: AccountSessions;
   notifier: Notifier;
-  box: SecretBox;
-  /** The 32-byte configured key; email codes are hashed with a key derived from it. */
-  key: Buffer;
-  mailer: Mailer;
   now: () => number;
-  /** Where delivery failures and unreadable secrets are logged (the app's logger). */
-  log?: { warn(object: object, message: string): void; error(object: object, message: string): void };
+  /** Where a throttle count that could not be taken back is logged (the app's logger). */
+  log?: { warn(object: object, message: string): void } | undefined;
 }
 
 /** The answer to a step-up-protected call without a valid grant (the page then runs the step-up screens). */
@@ -84,79 +74,117 @@ function tooManyWrongCodes(waitMs: number): HttpError {
   );
 }
 
-function statusOf(row: FactorRecord | undefined): FactorStatus {
-  return row?.status ?? 'NOT_ENROLLED';
+function statusResponse(factor: IdentityFactor | undefined): FactorStatusResponse {
+  return { status: factor?.status ?? 'NOT_ENROLLED', enrolledDate: factor?.enrolledAt ?? null };
+}
+
+const find = (factors: IdentityFactor[], type: FactorName) => factors.find((f) => f.type === type);
+const activeOf = (factors: IdentityFactor[]) =>
+  factors.filter((f) => f.status === 'ACTIVE').map((f) => f.type);
+
+/** What a change of a factor answers, and the event it notifies (none when nothing changed). */
+interface FactorChange {
+  response: FactorStatusResponse;
+  event?: AccountEvent | undefined;
 }
 
 /**
- * Everything the server decides about 2-step factors: enrolment, activation, opt-in/out, removal, step-up
- * verification and its grants, email codes, and the throttles. The API routes and the sign-in step both use
- * it, so the rules are the same everywhere. Refusals are HttpErrors with a message safe to show.
+ * What the portal decides about 2-step factors, whichever identity backend holds them: the step-up and its
+ * grants, fresh proof before a first factor, the last-factor rule, the wrong-code and email-send throttles, ending
+ * the account's other sessions and the notice on every change. The factors themselves (their secrets, the codes,
+ * their states) are the backend's (`identity`). The API routes and the sign-in step both use this service, so
+ * the rules are the same everywhere. Refusals are HttpErrors with a message safe to show.
  */
 export class FactorService {
+  private readonly identity: IdentityBackend;
   private readonly storage: Storage;
   private readonly sessions: AccountSessions;
   private readonly notifier: Notifier;
-  private readonly store: FactorStore;
   private readonly grants: GrantStore;
-  private readonly box: SecretBox;
-  private readonly codeKey: Buffer;
-  private readonly mailer: Mailer;
   private readonly now: () => number;
   private readonly log: FactorServiceOptions['log'];
   readonly wrongCodes: Throttle;
   readonly emailSends: Throttle;
 
   constructor(options: FactorServiceOptions) {
-    const { storage, sessions, notifier, box, key, mailer, now, log } = options;
+    const { identity, storage, sessions, notifier, now, log } = options;
+    this.identity = identity;
     this.storage = storage;
     this.grants = storage.grants;
     this.sessions = sessions;
     this.notifier = notifier;
-    this.log = log;
-    this.store = storage.factors;
-    this.box = box;
-    this.codeKey = deriveKey(key, 'portal email verification codes');
-    this.mailer = mailer;
     this.now = now;
+    this.log = log;
     this.wrongCodes = new Throttle(storage.throttles.wrongCodes, WRONG_CODE_LIMIT, now);
     this.emailSends = new Throttle(storage.throttles.emailSends, EMAIL_SEND_LIMIT, now);
   }
 
+  /**
+   * Runs a change of the account's factors: `change` makes the checks and the backend's change, `record` the
+   * portal's own writes after it (grant, ended sessions, notice). A backend in the portal's database (embedded)
+   * takes part in one write transaction with both, so what `change` checked still holds when everything commits
+   * together. Otherwise (Okta) `change` runs outside any transaction, so the database's write lock is never held
+   * across a call to Okta, and `record` in a transaction of its own once the backend made the change.
+   */
+  private change<T>(change: (identity: IdentityBackend, within: Storage) => Promise<T>): Promise<T>;
+  private change<T, R>(
+    change: (identity: IdentityBackend, within: Storage) => Promise<T>,
+    record: (tx: Storage, changed: T) => Promise<R>,
+  ): Promise<R>;
+  private async change<T, R>(
+    change: (identity: IdentityBackend, within: Storage) => Promise<T>,
+    record?: (tx: Storage, changed: T) => Promise<R>,
+  ): Promise<T | R> {
+    const { identity } = this;
+    if (identity.inTransaction) {
+      const bind = identity.inTransaction.bind(identity);
+      return this.storage.transaction(async (tx) => {
+        const changed = await change(bind(tx), tx);
+        return record ? record(tx, changed) : changed;
+      });
+    }
+    const changed = await change(identity, this.storage);
+    return record ? this.storage.transaction((tx) => record(tx, changed)) : changed;
+  }
+
   // ---- Reading --------------------------------------------------------------------------------------------
 
-  async activeTypes(userId: string, store: FactorStore = this.store): Promise<FactorName[]> {
-    const rows = await store.factors(userId);
-    return rows.filter((row) => row.status === 'ACTIVE').map((row) => row.type);
+  async activeTypes(userId: string, identity: IdentityBackend = this.identity): Promise<FactorName[]> {
+    return activeOf(await identity.listFactors(userId));
   }
 
-  async hasActiveFactor(userId: string, store: FactorStore = this.store): Promise<boolean> {
-    return (await this.activeTypes(userId, store)).length > 0;
+  async hasActiveFactor(userId: string, identity: IdentityBackend = this.identity): Promise<boolean> {
+    return (await this.activeTypes(userId, identity)).length > 0;
   }
 
-  /** Step-up data (spec section 3): only active factors, keyed by factor type. */
-  async activeFactorsData(user: User): Promise<ActiveFactorsData> {
+  private static factorsData(user: User, active: FactorName[]): ActiveFactorsData {
     const data: ActiveFactorsData = {};
-    for (const type of await this.activeTypes(user.id)) {
+    for (const type of active) {
       if (type === 'googleAuth') data.googleAuth = {};
       if (type === 'email') data.email = { maskedEmail: maskEmail(user.email) };
     }
     return data;
   }
 
-  async details(userId: string, type: FactorName): Promise<FactorDetailsResponse> {
-    const row = await this.store.factor(userId, type);
-    const enrolled = row?.status === 'ACTIVE' || row?.status === 'INACTIVE';
-    return { enrolled, enrolledDate: enrolled ? (row?.enrolledAt ?? null) : null };
+  /** Step-up data (spec section 3): only active factors, keyed by factor type. */
+  async activeFactorsData(user: User): Promise<ActiveFactorsData> {
+    return FactorService.factorsData(user, await this.activeTypes(user.id));
   }
 
-  private async statusResponse(
-    userId: string,
-    type: FactorName,
-    store: FactorStore = this.store,
-  ): Promise<FactorStatusResponse> {
-    const row = await store.factor(userId, type);
-    return { status: statusOf(row), enrolledDate: row?.enrolledAt ?? null };
+  /** The step-up challenge of this session: whether it must verify, and with which factors (one read of them). */
+  async challenge(user: User, sessionId: string): Promise<ChallengeResponse> {
+    const active = await this.activeTypes(user.id);
+    const granted = (await this.grantExpiry(user.id, sessionId)) !== undefined;
+    return {
+      challengeUser: active.length > 0 && !granted,
+      activeFactorsData: FactorService.factorsData(user, active),
+    };
+  }
+
+  async details(userId: string, type: FactorName): Promise<FactorDetailsResponse> {
+    const factor = find(await this.identity.listFactors(userId), type);
+    const enrolled = factor?.status === 'ACTIVE' || factor?.status === 'INACTIVE';
+    return { enrolled, enrolledDate: enrolled ? (factor?.enrolledAt ?? null) : null };
   }
 
   // ---- Step-up grants -------------------------------------------------------------------------------------
@@ -167,15 +195,12 @@ export class FactorService {
   }
 
   /** Step-up is needed when the user has an active factor and this session has no valid grant. */
-  async needsStepUp(userId: string, sessionId: string, within: Storage = this.storage): Promise<boolean> {
-    return (
-      (await this.hasActiveFactor(userId, within.factors)) &&
-      (await within.grants.factorGrantExpiry(userId, sessionId, this.now())) === undefined
-    );
+  async needsStepUp(userId: string, sessionId: string): Promise<boolean> {
+    return (await this.hasActiveFactor(userId)) && (await this.grantExpiry(userId, sessionId)) === undefined;
   }
 
-  async requireStepUp(userId: string, sessionId: string, within: Storage = this.storage): Promise<void> {
-    if (await this.needsStepUp(userId, sessionId, within)) throw stepUpRequired();
+  async requireStepUp(userId: string, sessionId: string): Promise<void> {
+    if (await this.needsStepUp(userId, sessionId)) throw stepUpRequired();
   }
 
   private async grant(
@@ -195,8 +220,12 @@ export class FactorService {
    * the session signed in within the step-up window, or the password was entered again (reauthenticate).
    * With an active factor the step-up grant is that proof instead (requireStepUp).
    */
-  async requireFreshProof(actor: Actor, within: Storage = this.storage): Promise<void> {
-    if (await this.hasActiveFactor(actor.user.id, within.factors)) return;
+  async requireFreshProof(
+    actor: Actor,
+    within: Storage = this.storage,
+    identity: IdentityBackend = this.identity,
+  ): Promise<void> {
+    if (await this.hasActiveFactor(actor.user.id, identity)) return;
     const now = this.now();
     const recentSignIn = actor.signedInAt !== undefined && now - actor.signedInAt <= STEP_UP_TTL_MS;
     if (recentSignIn) return;
@@ -222,8 +251,8 @@ export class FactorService {
   /**
    * A factor became active, was turned on or off, or was removed: every other session of the account ends
    * (sessions, grants, refresh tokens, step-up grants), the change's notice is queued, all in `tx` (the
-   * transaction of the change itself), so a phishing session that held the password is out the moment 2-step
-   * changes.
+   * transaction of the change itself where the backend takes part in it), so a phishing session that held the
+   * password is out the moment 2-step changes.
    */
   private async endOthersAndNotify(tx: Storage, actor: Actor, event: AccountEvent): Promise<void> {
     await this.sessions.endOtherSessions(actor.user.id, actor.sessionUid, tx);
@@ -232,10 +261,6 @@ export class FactorService {
   }
 
   // ---- Codes ----------------------------------------------------------------------------------------------
-
-  private codeHash(userId: string, purpose: CodePurpose, code: string): string {
-    return createHmac('sha256', this.codeKey).update(`${userId}\n${purpose}\n${code}`).digest('hex');
-  }
 
   /**
    * Counts the attempt before the code is checked (a correct code takes it back): when the attempt cannot be
@@ -266,118 +291,47 @@ export class FactorService {
     throw refusal(API_ERRORS.invalidCode, INVALID_CODE_ERROR);
   }
 
-  /** The TOTP step the code belongs to, or null when it is wrong or a replay. */
-  private totpStep(user: User, row: FactorRecord, code: string): number | null {
-    let secret: string;
-    try {
-      if (!row.secretEnc) throw new Error('no secret stored');
-      secret = this.box.open(row.secretEnc, user.id);
-    } catch (error) {
-      // A key that does not match the sealed secrets (start-up refuses that) or a damaged row: the attempt is
-      // already counted, and the answer says the check is unavailable rather than wrong.
-      this.log?.error({ err: error, userId: user.id }, 'authenticator secret cannot be opened');
-      throw new HttpError(503, 'Authenticator codes cannot be checked right now. Try again later.', {
-        'Retry-After': '60',
-      });
-    }
-    const result = checkTotp(secret, code, this.now(), row.lastStep);
-    return result.ok ? result.step : null;
-  }
-
-  /** True (and the code used up) when it is the user's current email code of this purpose. */
-  private async useEmailCode(
-    user: User,
-    purpose: CodePurpose,
-    code: string,
-    store: FactorStore = this.store,
-  ): Promise<boolean> {
-    const stored = await store.emailCode(user.id);
-    const entered = code.replace(/\s+/g, '');
-    const hash = this.codeHash(user.id, purpose, entered);
-    const matches =
-      stored !== undefined &&
-      stored.purpose === purpose &&
-      stored.expiresAt > this.now() &&
-      /^\d+$/.test(entered) &&
-      timingSafeEqual(Buffer.from(stored.codeHash, 'hex'), Buffer.from(hash, 'hex'));
-    // Deleting by hash makes the use single even if two requests race.
-    return matches && (await store.consumeEmailCode(user.id, hash));
-  }
-
-  /** Sends a new email code (replacing any earlier one); at most one send per user every 30 seconds. */
-  async sendEmailCode(user: User, purpose: CodePurpose): Promise<string> {
-    const send = await this.emailSends.reserveOrThrow(user.id, (wait) =>
+  /**
+   * A code is sent by email (the backend sends it): at most one send per user every 30 seconds, counted before
+   * the send and taken back when the send fails.
+   */
+  private async countedSend(userId: string, send: () => Promise<void>): Promise<void> {
+    const reservation = await this.emailSends.reserveOrThrow(userId, (wait) =>
       tooManyRequests(
         `A code was sent less than 30 seconds ago. Wait ${describeWait(wait)} before asking for another.`,
         wait,
       ),
     );
-    const code = String(randomInt(0, 10 ** EMAIL_CODE_DIGITS)).padStart(EMAIL_CODE_DIGITS, '0');
-    const now = this.now();
     try {
-      await this.mailer.send({
-        to: user.email,
-        subject:
-          purpose === 'activate' ? 'Confirm your email for 2-step verification' : 'Your verification code',
-        text: [
-          `Your verification code is ${code}`,
-          '',
-          `It is valid for 10 minutes and can be used once. ${
-            purpose === 'activate'
-              ? 'Enter it on the Security page to turn on verification with email.'
-              : 'Enter it where you were asked for a verification code.'
-          }`,
-          '',
-          "If you did not ask for this code, someone may know your password: change it, and don't share this code.",
-        ].join('\n'),
-      });
+      await send();
     } catch (error) {
-      await this.emailSends.undo(send);
-      if (this.mailer.transport === 'none' && error instanceof MailError) {
-        throw new HttpError(503, error.message);
-      }
-      this.log?.warn({ err: error }, 'verification email not sent');
-      throw new HttpError(502, 'The verification email could not be sent. Try again in a moment.');
+      await this.emailSends.undo(reservation).catch((undoError: unknown) => {
+        this.log?.warn({ err: undoError }, 'email send count not taken back');
+      });
+      throw error;
     }
-    await this.store.putEmailCode({
-      userId: user.id,
-      purpose,
-      codeHash: this.codeHash(user.id, purpose, code),
-      sentAt: now,
-      expiresAt: now + EMAIL_CODE_TTL_MS,
-    });
-    return maskEmail(user.email);
   }
 
   // ---- Verification (step-up and sign-in) -----------------------------------------------------------------
 
-  private async activeRow(user: User, type: FactorName): Promise<FactorRecord> {
-    const row = await this.store.factor(user.id, type);
-    if (row?.status !== 'ACTIVE') {
+  private async requireActive(userId: string, type: FactorName): Promise<void> {
+    if (find(await this.identity.listFactors(userId), type)?.status !== 'ACTIVE') {
       throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not turned on for this account`);
     }
-    return row;
   }
 
-  /** Sends a step-up / sign-in code by email; the email factor must be active. */
+  /** Sends a step-up / sign-in code by email; the email factor must be active. Answers the masked address. */
   async sendVerificationEmail(user: User): Promise<string> {
-    await this.activeRow(user, 'email');
-    return this.sendEmailCode(user, 'verify');
+    await this.requireActive(user.id, 'email');
+    await this.countedSend(user.id, () => this.identity.sendVerificationEmail(user));
+    return maskEmail(user.email);
   }
 
   /** Checks a code of an active factor. Throws 400 INVALID_CODE_ERROR, or 429 when throttled. */
   async verifyCode(user: User, type: FactorName, code: string, userAgent?: string): Promise<void> {
-    const row = await this.activeRow(user, type);
+    await this.requireActive(user.id, type);
     const attempt = await this.reserveCodeAttempt(user.id);
-    if (type === 'googleAuth') {
-      const step = this.totpStep(user, row, code);
-      // Recording the step is a compare-and-set: of two requests racing with one code, only one gets through.
-      if (step === null || !(await this.store.setLastStep(user.id, type, step))) {
-        await this.wrongCode(user, userAgent, attempt);
-      }
-    } else if (!(await this.useEmailCode(user, 'verify', code))) {
-      await this.wrongCode(user, userAgent, attempt);
-    }
+    if (!(await this.identity.verify(user.id, type, code))) await this.wrongCode(user, userAgent, attempt);
     await this.codeAccepted(user.id);
   }
 
@@ -386,19 +340,14 @@ export class FactorService {
    * One wrong code counts once, whichever factors it was tried against. Returns the factor that matched.
    */
   async verifyAnyFactor(user: User, code: string, userAgent?: string): Promise<FactorName> {
-    const rows = (await this.store.factors(user.id)).filter((row) => row.status === 'ACTIVE');
-    if (rows.length === 0) throw refusal(API_ERRORS.factorState, 'This account has no active 2-step factor');
+    const active = await this.activeTypes(user.id);
+    if (active.length === 0)
+      throw refusal(API_ERRORS.factorState, 'This account has no active 2-step factor');
     const attempt = await this.reserveCodeAttempt(user.id);
-    for (const row of rows) {
-      if (row.type === 'googleAuth') {
-        const step = this.totpStep(user, row, code);
-        if (step !== null && (await this.store.setLastStep(user.id, row.type, step))) {
-          await this.codeAccepted(user.id);
-          return row.type;
-        }
-      } else if (await this.useEmailCode(user, 'verify', code)) {
+    for (const type of active) {
+      if (await this.identity.verify(user.id, type, code)) {
         await this.codeAccepted(user.id);
-        return row.type;
+        return type;
       }
     }
     return this.wrongCode(user, userAgent, attempt);
@@ -412,12 +361,8 @@ export class FactorService {
 
   // ---- Enrolment ------------------------------------------------------------------------------------------
 
-  private async refuseIfEnrolled(
-    userId: string,
-    type: FactorName,
-    store: FactorStore = this.store,
-  ): Promise<void> {
-    const status = statusOf(await store.factor(userId, type));
+  private static refuseIfSetUp(factors: IdentityFactor[], type: FactorName): void {
+    const status = find(factors, type)?.status;
     if (status === 'ACTIVE' || status === 'INACTIVE') {
       throw refusal(
         API_ERRORS.factorState,
@@ -427,30 +372,21 @@ export class FactorService {
   }
 
   /** A new secret (replacing a pending one); the factor stays pending until a correct code activates it. */
-  async enrollGoogle(actor: Actor): Promise<GoogleEnrollResponse> {
+  enrollGoogle(actor: Actor): Promise<GoogleEnrollResponse> {
     const { user } = actor;
-    const secret = newTotpSecret();
-    const sealed = this.box.seal(secret, user.id);
-    // The checks and the write in one transaction: a factor activated meanwhile is not reset to pending.
-    await this.storage.transaction(async (tx) => {
-      await this.requireFreshProof(actor, tx);
-      await this.refuseIfEnrolled(user.id, 'googleAuth', tx.factors);
-      await tx.factors.putPending(user.id, 'googleAuth', sealed, this.now());
+    return this.change(async (identity, within) => {
+      await this.requireFreshProof(actor, within, identity);
+      FactorService.refuseIfSetUp(await identity.listFactors(user.id), 'googleAuth');
+      return identity.enrollAuthenticator(user);
     });
-    return { qrLink: totpUri(secret, user.email), secret };
   }
 
   /** Sends an activation code to the account's email and marks the email factor pending. */
   async enrollEmail(actor: Actor): Promise<FactorStatus> {
     const { user } = actor;
     await this.requireFreshProof(actor);
-    await this.refuseIfEnrolled(user.id, 'email');
-    await this.sendEmailCode(user, 'activate');
-    // Checked again with the write: the mail took a while, and the factor may have been set up meanwhile.
-    await this.storage.transaction(async (tx) => {
-      await this.refuseIfEnrolled(user.id, 'email', tx.factors);
-      await tx.factors.putPending(user.id, 'email', null, this.now());
-    });
+    FactorService.refuseIfSetUp(await this.identity.listFactors(user.id), 'email');
+    await this.countedSend(user.id, () => this.identity.enrollEmail(user));
     return 'PENDING_ACTIVATION';
   }
 
@@ -461,56 +397,54 @@ export class FactorService {
   async activate(actor: Actor, type: FactorName, code: string): Promise<FactorStatusResponse> {
     const { user } = actor;
     await this.requireFreshProof(actor);
-    const row = await this.store.factor(user.id, type);
-    const notPending = () =>
-      refusal(
+    const factor = find(await this.identity.listFactors(user.id), type);
+    if (factor?.status !== 'PENDING_ACTIVATION') {
+      throw refusal(
         API_ERRORS.factorState,
-        row ? `${FACTOR_LABELS[type]} is already set up` : `Start setting up ${FACTOR_LABELS[type]} first`,
+        factor ? `${FACTOR_LABELS[type]} is already set up` : `Start setting up ${FACTOR_LABELS[type]} first`,
       );
-    if (row?.status !== 'PENDING_ACTIVATION') throw notPending();
-    const attempt = await this.reserveCodeAttempt(user.id);
-    let step: number | null = null;
-    if (type === 'googleAuth') {
-      step = this.totpStep(user, row, code);
-      if (step === null) await this.wrongCode(user, actor.userAgent, attempt);
-    } else if (!(await this.useEmailCode(user, 'activate', code))) {
-      await this.wrongCode(user, actor.userAgent, attempt);
     }
+    const attempt = await this.reserveCodeAttempt(user.id);
+    const activation = await this.identity.activate(user.id, type, code);
+    if (!activation) return this.wrongCode(user, actor.userAgent, attempt);
     return this.storage.transaction(async (tx) => {
-      // Pending → active is a compare-and-set: of two activations racing, one changes the factor.
-      if (!(await tx.factors.activate(user.id, type, step, this.now()))) throw notPending();
+      const active = await activation.commit(tx);
       await this.codeAccepted(user.id, tx);
       await this.grant(user.id, actor.grantKey, type, tx.grants);
       await this.endOthersAndNotify(tx, actor, { type: 'factor-activated', factor: type });
-      return this.statusResponse(user.id, type, tx.factors);
+      return statusResponse(active);
     });
   }
 
   // ---- Turning on and off, removal ------------------------------------------------------------------------
 
-  optIn(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
-    const { user } = actor;
-    // Every check and the change in one write transaction: what was checked still holds when it is written.
-    return this.storage.transaction(async (tx) => {
-      await this.requireFreshProof(actor, tx);
-      const status = statusOf(await tx.factors.factor(user.id, type));
-      if (status === 'INACTIVE') {
-        await tx.factors.setStatus(user.id, type, 'ACTIVE', this.now());
-        await this.endOthersAndNotify(tx, actor, { type: 'factor-turned-on', factor: type });
-      } else if (status !== 'ACTIVE') {
-        throw refusal(API_ERRORS.factorState, `Set up ${FACTOR_LABELS[type]} before turning it on`);
-      }
-      return this.statusResponse(user.id, type, tx.factors);
-    });
+  /** The portal's part of a factor change: the other sessions end and the notice goes, when anything changed. */
+  private recordFactorChange(actor: Actor) {
+    return async (tx: Storage, { response, event }: FactorChange): Promise<FactorStatusResponse> => {
+      if (event) await this.endOthersAndNotify(tx, actor, event);
+      return response;
+    };
   }
 
-  private async refuseLastFactor(
-    userId: string,
-    type: FactorName,
-    action: string,
-    store: FactorStore,
-  ): Promise<void> {
-    const active = await this.activeTypes(userId, store);
+  optIn(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
+    const { user } = actor;
+    // Embedded: every check and the change in one write transaction, so what was checked still holds.
+    return this.change(async (identity, within): Promise<FactorChange> => {
+      await this.requireFreshProof(actor, within, identity);
+      const factor = find(await identity.listFactors(user.id), type);
+      if (factor?.status === 'INACTIVE') {
+        const after = await identity.setEnabled(user.id, type, true);
+        return { response: statusResponse(after), event: { type: 'factor-turned-on', factor: type } };
+      }
+      if (factor?.status !== 'ACTIVE') {
+        throw refusal(API_ERRORS.factorState, `Set up ${FACTOR_LABELS[type]} before turning it on`);
+      }
+      return { response: statusResponse(factor) };
+    }, this.recordFactorChange(actor));
+  }
+
+  private static refuseLastFactor(factors: IdentityFactor[], type: FactorName, action: string): void {
+    const active = activeOf(factors);
     if (active.includes(type) && active.length < MIN_ACTIVE_FACTORS_TO_TURN_OFF) {
       throw refusal(
         API_ERRORS.lastFactor,
@@ -519,46 +453,50 @@ export class FactorService {
     }
   }
 
+  /**
+   * Turns a set-up factor off. Embedded: it stays set up (INACTIVE) and can be turned on again. Okta has no "off"
+   * for one factor: the enrolment is removed (its own sign-in then stops asking for it), and the notice says so.
+   */
   optOut(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
     const { user } = actor;
-    // In one write transaction: two sessions turning off the last two factors at once cannot both pass the
-    // last-factor check.
-    return this.storage.transaction(async (tx) => {
-      const status = statusOf(await tx.factors.factor(user.id, type));
-      if (status === 'NOT_ENROLLED' || status === 'PENDING_ACTIVATION') {
+    // Embedded: in one write transaction, so two sessions turning off the last two factors at once cannot both
+    // pass the last-factor check.
+    return this.change(async (identity): Promise<FactorChange> => {
+      const factors = await identity.listFactors(user.id);
+      const factor = find(factors, type);
+      if (!factor || factor.status === 'PENDING_ACTIVATION') {
         throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not set up`);
       }
-      await this.refuseLastFactor(user.id, type, 'turn off', tx.factors);
-      if (status === 'ACTIVE') {
-        await tx.factors.setStatus(user.id, type, 'INACTIVE', this.now());
-        await this.endOthersAndNotify(tx, actor, { type: 'factor-turned-off', factor: type });
-      }
-      return this.statusResponse(user.id, type, tx.factors);
-    });
+      FactorService.refuseLastFactor(factors, type, 'turn off');
+      if (factor.status !== 'ACTIVE') return { response: statusResponse(factor) };
+      const after = await identity.setEnabled(user.id, type, false);
+      return {
+        response: statusResponse(after),
+        event: { type: after ? 'factor-turned-off' : 'factor-removed', factor: type },
+      };
+    }, this.recordFactorChange(actor));
   }
 
   reset(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
     const { user } = actor;
-    return this.storage.transaction(async (tx) => {
-      const status = statusOf(await tx.factors.factor(user.id, type));
-      if (status === 'NOT_ENROLLED') return this.statusResponse(user.id, type, tx.factors);
-      await this.refuseLastFactor(user.id, type, 'remove', tx.factors);
-      await tx.factors.deleteFactor(user.id, type);
-      if (type === 'email') await tx.factors.deleteEmailCode(user.id);
-      // A set-up that never finished is no factor yet: nothing to end or tell.
-      if (status !== 'PENDING_ACTIVATION') {
-        await this.endOthersAndNotify(tx, actor, { type: 'factor-removed', factor: type });
-      }
-      return this.statusResponse(user.id, type, tx.factors);
-    });
+    return this.change(async (identity): Promise<FactorChange> => {
+      const factors = await identity.listFactors(user.id);
+      const factor = find(factors, type);
+      if (!factor) return { response: statusResponse(undefined) };
+      FactorService.refuseLastFactor(factors, type, 'remove');
+      await identity.remove(user.id, type);
+      return {
+        response: statusResponse(undefined),
+        // A set-up that never finished is no factor yet: nothing to end or tell.
+        event: factor.status === 'PENDING_ACTIVATION' ? undefined : { type: 'factor-removed', factor: type },
+      };
+    }, this.recordFactorChange(actor));
   }
 
-  /** Housekeeping: expired grants and codes, throttle events that no longer count. */
+  /** Housekeeping: expired grants, throttle events that no longer count. */
   async prune(): Promise<number> {
-    const now = this.now();
     const counts = [
-      await this.grants.prune(now),
-      await this.store.pruneCodes(now),
+      await this.grants.prune(this.now()),
       await this.wrongCodes.prune(),
       await this.emailSends.prune(),
     ];

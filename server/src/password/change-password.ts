@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import {
   API_ERRORS,
   failedPasswordRules,
@@ -7,19 +6,26 @@ import {
   type ApiErrorAnswer,
   type PasswordChangeRequest,
 } from 'shared-auth/contract';
-import { hashPassword, passwordMatches, type Directory } from '../directory/directory.js';
 import type { Actor, FactorService } from '../factors/service.js';
 import { HttpError } from '../http/errors.js';
+import type { IdentityBackend, PasswordCheck } from '../identity/types.js';
 import type { RevokedSessions } from '../oidc/adapter.js';
 import type { AccountSessions } from '../auth/sessions.js';
 import type { Notifier } from '../notifications/types.js';
 import type { Storage } from '../storage/index.js';
 import { PASSWORD_CHANGE_LIMIT } from '../throttles/limits.js';
-import { retryAfterSeconds, Throttle, tooManyRequests, type ThrottleEvents } from '../throttles/throttle.js';
+import {
+  retryAfterSeconds,
+  Throttle,
+  tooManyRequests,
+  type Reservation,
+  type ThrottleEvents,
+} from '../throttles/throttle.js';
 
 export interface PasswordChangeDeps {
+  /** Where the password lives and is checked (embedded: argon2id in the directory; Okta). */
+  identity: IdentityBackend;
   storage: Storage;
-  directory: Directory;
   /** Wrong passwords per user (PASSWORD_CHANGE_LIMIT), shared by the password change and reauthenticate. */
   throttle: Throttle;
   factors: FactorService;
@@ -29,9 +35,9 @@ export interface PasswordChangeDeps {
 }
 
 export interface PasswordChangeOutcome {
-  /** Time spent in argon2 (ms): verifying the current password and hashing the new one. */
-  verifyMs: number;
-  hashMs: number;
+  /** Time spent hashing (ms), where the backend hashes (embedded: argon2): verifying the current password and hashing the new one. */
+  verifyMs: number | undefined;
+  hashMs: number | undefined;
   revoked: RevokedSessions;
 }
 
@@ -43,7 +49,7 @@ export function passwordThrottle(events: ThrottleEvents, now: () => number): Thr
 /** What a refusal measured so far, for the Server-Timing header of a failed attempt. */
 export class PasswordChangeRefusal extends HttpError {
   constructor(
-    answer: ApiErrorAnswer,
+    answer: { status: number; code: ApiErrorAnswer['code'] },
     message: string,
     readonly verifyMs: number | undefined,
     headers: Record<string, string> = {},
@@ -52,37 +58,61 @@ export class PasswordChangeRefusal extends HttpError {
   }
 }
 
-/**
- * Checks the account's current password under the password throttle: the attempt is counted before argon2 runs
- * and taken back when the password is right. A wrong one stays counted (and, when it reaches the limit, the
- * account holder is told). Returns the argon2 time; throws 400 `wrongMessage` when wrong, 429 at the limit.
- */
-export async function verifyCurrentPassword(
-  deps: Pick<PasswordChangeDeps, 'directory' | 'throttle' | 'notifier' | 'now'>,
-  actor: Actor,
-  password: string,
-  wrongMessage: string,
-): Promise<{ verifyMs: number; hash: string }> {
-  const { user } = actor;
-  const hash = await deps.directory.passwordHashOf(user.id);
-  if (hash === undefined)
-    throw new PasswordChangeRefusal(API_ERRORS.notFound, 'The account no longer exists', undefined);
-  if (hash === null)
-    throw new PasswordChangeRefusal(
-      API_ERRORS.noLocalPassword,
-      PASSWORD_CHANGE_ERRORS.noLocalPassword,
-      undefined,
-    );
+/** The backend's refusals of a password check or change, answered as password refusals (logged, timed). */
+const BACKEND_REFUSALS = new Set<string>([
+  API_ERRORS.notFound.code,
+  API_ERRORS.noLocalPassword.code,
+  API_ERRORS.passwordPolicy.code,
+  API_ERRORS.federatedUser.code,
+  API_ERRORS.concurrentChange.code,
+]);
 
-  // Counted before argon2 runs; an attempt that cannot be recorded is refused with the storage error (503).
-  const reservation = await deps.throttle.reserveOrThrow(user.id, (waitMs) =>
+function asPasswordRefusal(error: unknown, verifyMs: number | undefined): unknown {
+  if (
+    !(error instanceof HttpError) ||
+    error instanceof PasswordChangeRefusal ||
+    !BACKEND_REFUSALS.has(error.code)
+  ) {
+    return error;
+  }
+  return new PasswordChangeRefusal(
+    { status: error.statusCode, code: error.code },
+    error.message,
+    verifyMs,
+    error.headers,
+  );
+}
+
+/** The attempt counted before the password is checked; an attempt that cannot be recorded answers 503 first. */
+function reserveAttempt(deps: Pick<PasswordChangeDeps, 'throttle'>, userId: string): Promise<Reservation> {
+  return deps.throttle.reserveOrThrow(userId, (waitMs) =>
     tooManyRequests(PASSWORD_CHANGE_ERRORS.throttled(retryAfterSeconds(waitMs)), waitMs),
   );
-  const started = performance.now();
-  const matches = await passwordMatches(hash, password);
-  const verifyMs = performance.now() - started;
-  if (!matches) {
-    if (deps.throttle.locks(reservation)) {
+}
+
+/**
+ * Runs one check of a current password under the password throttle: `check` calls the backend, which calls
+ * `beforeCheck` right before it checks; the attempt is counted there. A wrong password stays counted (and, when
+ * it reaches the limit, the account holder is told) and answers 400 `wrongMessage`; 429 at the limit.
+ */
+async function throttledCheck<C extends PasswordCheck>(
+  deps: Pick<PasswordChangeDeps, 'throttle' | 'notifier' | 'now'>,
+  actor: Actor,
+  wrongMessage: string,
+  check: (beforeCheck: () => Promise<void>) => Promise<C>,
+): Promise<C> {
+  const { user } = actor;
+  let reservation: Reservation | undefined;
+  let result: C;
+  try {
+    result = await check(async () => {
+      reservation = await reserveAttempt(deps, user.id);
+    });
+  } catch (error) {
+    throw asPasswordRefusal(error, undefined);
+  }
+  if (!result.matches) {
+    if (reservation && deps.throttle.locks(reservation)) {
       const until = await deps.throttle.lockedUntil(user.id);
       const event = { type: 'account-locked', reason: 'password', until } as const;
       const now = deps.now();
@@ -90,18 +120,36 @@ export async function verifyCurrentPassword(
         await deps.notifier.queue(user, event, { userAgent: actor.userAgent, at: now });
       }
     }
-    throw new PasswordChangeRefusal(API_ERRORS.wrongPassword, wrongMessage, verifyMs);
+    throw new PasswordChangeRefusal(API_ERRORS.wrongPassword, wrongMessage, result.verifyMs);
   }
-  return { verifyMs, hash };
+  return result;
+}
+
+/**
+ * Checks the account's current password under the password throttle (reauthenticate): the attempt is counted
+ * before the backend checks it and taken back by the caller when it is right. Returns the hash check's time.
+ */
+export async function verifyCurrentPassword(
+  deps: Pick<PasswordChangeDeps, 'identity' | 'throttle' | 'notifier' | 'now'>,
+  actor: Actor,
+  password: string,
+  wrongMessage: string,
+): Promise<{ verifyMs: number | undefined }> {
+  const { verifyMs } = await throttledCheck(deps, actor, wrongMessage, (beforeCheck) =>
+    deps.identity.verifyPassword(actor.user.id, password, beforeCheck),
+  );
+  return { verifyMs };
 }
 
 /**
  * Changes the caller's password, in this order: federated users are refused; a user with an active 2-step
  * factor needs this session's step-up grant (so a password alone, e.g. a phishing proxy's, cannot change it);
  * the new password is checked against the shared policy (before the current one, so a refusal never depends on
- * whether the current password was guessed right); the current password is verified under the throttle; then
- * one transaction stores the new hash, clears the throttle, ends every other session of the account and queues
- * the notice. Refusals are HttpErrors with the texts of the contract; anything else is unexpected.
+ * whether the current password was guessed right); the attempt is counted (the throttle) and the backend checks
+ * the current password and makes the change (its own policy may refuse it: the page shows that text); then one
+ * transaction stores the change where the backend takes part in it, clears the throttle, ends every other
+ * session of the account and queues the notice. Refusals are HttpErrors with the texts of the contract (or the
+ * backend's policy text); anything else is unexpected.
  */
 export async function changePassword(
   deps: PasswordChangeDeps,
@@ -123,27 +171,19 @@ export async function changePassword(
     throw new PasswordChangeRefusal(API_ERRORS.passwordPolicy, message, undefined);
   }
 
-  const { verifyMs, hash: currentHash } = await verifyCurrentPassword(
+  const change = await throttledCheck(
     deps,
     actor,
-    OldPassword,
     PASSWORD_CHANGE_ERRORS.wrongCurrentPassword,
+    (beforeCheck) => deps.identity.changePassword(user.id, OldPassword, NewPassword, beforeCheck),
   );
-
-  const hashStart = performance.now();
-  const newHash = await hashPassword(NewPassword);
-  const hashMs = performance.now() - hashStart;
+  if (!change.matches) throw new Error('a wrong password was not refused');
 
   const revoked = await deps.storage.transaction(async (tx) => {
-    if (
-      !(await tx.users.replacePasswordHash(user.id, currentHash, newHash, new Date(deps.now()).toISOString()))
-    ) {
-      // Another change of this user's password committed while this one was hashing.
-      throw new PasswordChangeRefusal(
-        API_ERRORS.concurrentChange,
-        'The password was changed by another request meanwhile. Use the new current password and try again.',
-        verifyMs,
-      );
+    try {
+      await change.commit(tx);
+    } catch (error) {
+      throw asPasswordRefusal(error, change.verifyMs);
     }
     await tx.throttles.passwordChange.clear(user.id);
     const ended = await deps.sessions.endOtherSessions(user.id, actor.sessionUid, tx);
@@ -157,5 +197,5 @@ export async function changePassword(
     return ended;
   });
 
-  return { verifyMs, hashMs, revoked };
+  return { verifyMs: change.verifyMs, hashMs: change.hashMs, revoked };
 }

@@ -6,13 +6,14 @@ import { verifyCurrentPassword, type PasswordChangeDeps } from './change-passwor
 /**
  * "Confirm it's you": the password again, so a session that signed in more than 5 minutes ago may turn on the
  * account's first 2-step factor. Same throttle as the password change (a wrong password here is a wrong password
- * there). Accounts that already have a factor prove themselves with it (step-up) instead.
+ * there). Accounts that already have a factor prove themselves with it (step-up) instead. A backend that cannot
+ * check a password (Okta) refuses with no_local_password: signing in again is the fresh proof there.
  */
 export async function reauthenticate(
-  deps: Pick<PasswordChangeDeps, 'directory' | 'throttle' | 'notifier' | 'now' | 'factors'>,
+  deps: Pick<PasswordChangeDeps, 'identity' | 'throttle' | 'notifier' | 'now' | 'factors'>,
   actor: Actor,
   password: string,
-): Promise<{ expiresAt: number; verifyMs: number }> {
+): Promise<{ expiresAt: number; verifyMs: number | undefined }> {
   const { user } = actor;
   if (await deps.factors.hasActiveFactor(user.id)) {
     throw refusal(

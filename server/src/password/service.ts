@@ -8,7 +8,10 @@ export interface PasswordService {
   /** PUT /api/password/:sub/change: see changePassword. */
   change(actor: Actor, request: PasswordChangeRequest): Promise<PasswordChangeOutcome>;
   /** POST /api/stepup/:sub/reauthenticate ("Confirm it's you"): see reauthenticate. */
-  reauthenticate(actor: Actor, password: string): Promise<{ expiresAt: number; verifyMs: number }>;
+  reauthenticate(
+    actor: Actor,
+    password: string,
+  ): Promise<{ expiresAt: number; verifyMs: number | undefined }>;
 }
 
 export function passwordService(deps: PasswordChangeDeps): PasswordService {

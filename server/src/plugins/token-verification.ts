@@ -8,7 +8,7 @@ import { openProviderKeyRing } from '../keys/provider-keys.js';
  * How access tokens are checked. Embedded mode: against the keys the key ring publishes (src/keys: shared by
  * every instance through the database, opened here; the provider plugin signs with its current key), and on
  * every call against the provider's store: the token's session and grant must still exist. Okta mode: against
- * the org's JWKS over HTTPS.
+ * the org's JWKS over HTTPS, and the caller's user is the identity backend's (its per-call read).
  */
 export default fp(
   async function tokenVerificationPlugin(app: FastifyInstance) {
@@ -40,10 +40,10 @@ export default fp(
       app.decorate('keyRing', null);
       app.decorate('signingKeys', null);
       app.decorate('oidcStore', null);
-      app.decorate('accountSessions', orgSessions(app.storage));
+      app.decorate('accountSessions', orgSessions(app.identity));
       app.decorate('tokenVerifier', oktaVerifier(config.issuer, config.API_AUDIENCE, policy));
     }
     app.decorateRequest('caller', null);
   },
-  { name: 'token-verification', dependencies: ['storage'] },
+  { name: 'token-verification', dependencies: ['storage', 'identity'] },
 );

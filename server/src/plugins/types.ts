@@ -2,6 +2,7 @@ import type { AppConfig } from '../config/index.js';
 import type { Database } from '../db/sql.js';
 import type { Directory, User } from '../directory/directory.js';
 import type { AccessTokenClaims, TokenVerifier } from '../auth/verifier.js';
+import type { IdentityBackend } from '../identity/types.js';
 import type { KeyRing, SigningKeys } from '../keys/ring.js';
 import type { ProviderStore } from '../oidc/adapter.js';
 import type { Storage } from '../storage/index.js';
@@ -10,6 +11,8 @@ import type { AccountSessions } from '../auth/sessions.js';
 /** The signed-in caller of an /api request, set by the auth hook. */
 export interface Caller {
   user: User;
+  /** `user` came from Okta mode's short per-instance cache: read it again (currentUser) to show its data. */
+  userCached: boolean;
   claims: AccessTokenClaims;
 }
 
@@ -23,6 +26,8 @@ declare module 'fastify' {
     /** The database under `storage` (SQLite or PostgreSQL): the readiness probe only. */
     database: Database;
     directory: Directory;
+    /** The identity backend (IDENTITY_BACKEND): the accounts' profile, password and factors (plugins/app/identity.ts). */
+    identity: IdentityBackend;
     tokenVerifier: TokenVerifier;
     /** The provider's key ring (src/keys), shared by every instance; embedded mode only. */
     keyRing: KeyRing | null;

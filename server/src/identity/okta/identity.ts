@@ -3,7 +3,15 @@ import { API_ERRORS, PASSWORD_CHANGE_ERRORS, type FactorName } from 'shared-auth
 import type { ProfileChanges, User } from '../../directory/store.js';
 import { totpUri } from '../../factors/totp.js';
 import { refusal, type HttpError } from '../../http/errors.js';
-import type { AuthenticatorEnrolment, IdentityBackend, IdentityFactor } from '../types.js';
+import type {
+  Activation,
+  AuthenticatorEnrolment,
+  IdentityBackend,
+  IdentityFactor,
+  PasswordChange,
+  PasswordCheck,
+} from '../types.js';
+import { UserCache } from '../user-cache.js';
 import { causesOf, isOktaApiError, type OktaOrg } from './client.js';
 
 /**
@@ -20,8 +28,9 @@ import { causesOf, isOktaApiError, type OktaOrg } from './client.js';
  *
  * | operation             | Okta                                                                        |
  * |-----------------------|-----------------------------------------------------------------------------|
- * | findById              | GET /api/v1/users/{id}                                                      |
+ * | findById, findCaller  | GET /api/v1/users/{id} (findCaller: through a 30 s per-instance cache)      |
  * | updateProfile         | POST /api/v1/users/{id} (partial: only the attributes sent change; never PUT) |
+ * | verifyPassword        | none: the Management API cannot check a password (refused: no_local_password) |
  * | changePassword        | POST /api/v1/users/{userId}/credentials/change_password                     |
  * | listFactors           | GET /api/v1/users/{userId}/factors                                          |
  * | enrollAuthenticator   | POST /api/v1/users/{userId}/factors (token:software:totp, GOOGLE)           |
@@ -29,6 +38,7 @@ import { causesOf, isOktaApiError, type OktaOrg } from './client.js';
  * | activate              | POST …/factors/{factorId}/lifecycle/activate {passCode}                     |
  * | sendVerificationEmail | POST …/factors/{factorId}/verify (no passCode: Okta sends a code)           |
  * | verify                | POST …/factors/{factorId}/verify {passCode}                                 |
+ * | setEnabled (off)      | DELETE …/factors/{factorId}: Okta has no "off" for one factor               |
  * | remove                | DELETE …/factors/{factorId}                                                 |
  * | endSessions           | DELETE /api/v1/users/{userId}/sessions?oauthTokens=true                     |
  */
@@ -40,6 +50,10 @@ export interface OktaIdentityOptions {
    * password) is federated.
    */
   federatedAttribute?: string | undefined;
+  /** The clock of the per-call user cache (findCaller); Date.now by default. */
+  now?: () => number;
+  /** How long findCaller may answer from the cache (ms); default USER_CACHE_TTL_MS (30 s). */
+  userCacheTtlMs?: number;
 }
 
 const FACTOR_LABELS: Record<FactorName, string> = {
@@ -134,28 +148,41 @@ function requireId(userId: string): string {
 }
 
 export class OktaIdentity implements IdentityBackend {
+  readonly kind = 'okta' as const;
   private readonly federatedAttribute: string | undefined;
+  private readonly users: UserCache;
 
   constructor(
     private readonly org: OktaOrg,
     options: OktaIdentityOptions = {},
   ) {
     this.federatedAttribute = options.federatedAttribute;
+    this.users = new UserCache(options.now ?? Date.now, options.userCacheTtlMs);
   }
 
   // ---- The account ----------------------------------------------------------------------------------------
 
-  /** Undefined for an unknown id, and for a deactivated or suspended user (their tokens may outlive the change). */
+  /**
+   * Undefined for an unknown id, and for a deactivated or suspended user (their tokens may outlive the change).
+   * Always asks Okta; what it answers also refreshes the per-call cache.
+   */
   async findById(userId: string): Promise<User | undefined> {
+    let found: User | undefined;
     try {
       const user = await this.org.call('getUser', 'repeatable', (c) =>
         c.userApi.getUser({ userId: requireId(userId) }),
       );
-      return this.toUser(user);
+      found = this.toUser(user);
     } catch (error) {
-      if (notFound(error)) return undefined;
-      throw this.org.unexpected('getUser', error);
+      if (!notFound(error)) throw this.org.unexpected('getUser', error);
     }
+    this.users.put(userId, found);
+    return found;
+  }
+
+  /** The per-call read: from this instance's cache when Okta answered for the user within the last 30 s. */
+  findCaller(userId: string): Promise<{ user: User | undefined; cached: boolean }> {
+    return this.users.get(userId, () => this.findById(userId));
   }
 
   /**
@@ -169,11 +196,15 @@ export class OktaIdentity implements IdentityBackend {
     if (changes.familyName !== undefined) profile.lastName = changes.familyName;
     if (changes.country !== undefined) profile.countryCode = changes.country === '' ? null : changes.country;
     if (Object.keys(profile).length === 0) return this.findById(userId);
+    // Whatever happens, the cached user is no longer known to be current.
+    this.users.forget(userId);
     try {
       const user = await this.org.call('updateUser', 'once', (c) =>
         c.userApi.updateUser({ userId: requireId(userId), user: { profile } }),
       );
-      return this.toUser(user);
+      const saved = this.toUser(user);
+      this.users.put(userId, saved);
+      return saved;
     } catch (error) {
       if (notFound(error)) return undefined;
       if (isStatus(error, 400, 'E0000001')) {
@@ -184,13 +215,37 @@ export class OktaIdentity implements IdentityBackend {
   }
 
   /**
+   * The Management API has no call that checks a password without changing it (Okta's Authentication API would,
+   * but acts as a sign-in, outside the Management API and its specification): "Confirm it's you" is refused, and
+   * signing in again (a fresh `auth_time`) is the proof a first factor needs in Okta mode.
+   */
+  async verifyPassword(
+    _userId: string,
+    _password: string,
+    _beforeCheck: () => Promise<void>,
+  ): Promise<PasswordCheck> {
+    throw refusal(
+      API_ERRORS.noLocalPassword,
+      'Your password is kept by your organization and cannot be checked here. Sign in again, then turn on 2-step verification within 5 minutes.',
+    );
+  }
+
+  /**
    * The Management API's change_password: Okta checks the old password and the org's password policy (history
    * included). It is the server acting with its own credentials, not the user under Okta's account management
    * policy (MyAccount's /idp/myaccount/password would need the user's token with okta.myAccount.password.manage):
    * the portal's step-up grant, its own password policy and its wrong-password throttle are the guard, checked
-   * before this is called. Okta's sessions are left alone (no revokeSessions): see endSessions.
+   * before this is called (`beforeCheck` counts the attempt). A wrong old password is `{ matches: false }`; the
+   * other refusals are thrown (passwordChangeRefusal). Okta's sessions are left alone (no revokeSessions): Okta
+   * cannot spare the caller's own, so ending them would sign the caller out too (see endSessions).
    */
-  async changePassword(userId: string, oldPassword: string, newPassword: string): Promise<void> {
+  async changePassword(
+    userId: string,
+    oldPassword: string,
+    newPassword: string,
+    beforeCheck: () => Promise<void>,
+  ): Promise<PasswordChange> {
+    await beforeCheck();
     try {
       await this.org.call('changePassword', 'once', (c) =>
         c.userApi.changePassword({
@@ -199,15 +254,21 @@ export class OktaIdentity implements IdentityBackend {
         }),
       );
     } catch (error) {
-      throw passwordChangeRefusal(error) ?? this.org.unexpected('changePassword', error);
+      const refused = passwordChangeRefusal(error);
+      if (refused?.code === API_ERRORS.wrongPassword.code) return { matches: false };
+      throw refused ?? this.org.unexpected('changePassword', error);
     }
+    // Made in Okta already: nothing left to store with the portal's own writes.
+    return { matches: true, commit: async () => undefined };
   }
 
   /**
    * Ends the user's Okta sessions and, with `oauthTokens`, revokes the OAuth tokens Okta issued to them (refresh
    * and access tokens of every app). Okta cannot spare one session: this also ends the caller's own Okta session
    * and the portal's tokens, so the caller is signed out too. The portal's own records (its sessions, step-up
-   * grants) are not touched. Whether a password or factor change calls this is the caller's decision.
+   * grants) are not touched. Not part of IdentityBackend and not called by the portal today: a password or
+   * factor change keeps the caller signed in, and so leaves Okta's sessions alone (README, "Embedded mode and
+   * Okta mode").
    */
   async endSessions(userId: string): Promise<void> {
     try {
@@ -234,7 +295,6 @@ export class OktaIdentity implements IdentityBackend {
         type: f.type,
         status: f.status as IdentityFactor['status'],
         enrolledAt: f.status === 'ACTIVE' ? f.created : null,
-        factorId: f.id,
       }));
   }
 
@@ -306,8 +366,11 @@ export class OktaIdentity implements IdentityBackend {
     }
   }
 
-  /** Activates the pending factor with its code; false when Okta says the code is wrong or used. */
-  async activate(userId: string, type: FactorName, code: string): Promise<boolean> {
+  /**
+   * Activates the pending factor with its code (Okta makes it ACTIVE at once); undefined when Okta says the code
+   * is wrong or used. `commit` has nothing left to store.
+   */
+  async activate(userId: string, type: FactorName, code: string): Promise<Activation | undefined> {
     const factors = await this.knownFactors(userId, type);
     const pending = factors.find((f) => f.status === 'PENDING_ACTIVATION');
     const notPending = () =>
@@ -319,25 +382,33 @@ export class OktaIdentity implements IdentityBackend {
       );
     if (!pending) throw notPending();
     const passCode = normaliseCode(code);
-    if (passCode === undefined) return false;
+    if (passCode === undefined) return undefined;
+    let activated: UserFactor;
     try {
-      await this.org.call('activateFactor', 'once', (c) =>
+      activated = await this.org.call('activateFactor', 'once', (c) =>
         c.userFactorApi.activateFactor({
           userId: requireId(userId),
           factorId: pending.id,
           body: { passCode },
         }),
       );
-      return true;
     } catch (error) {
-      if (wrongCode(error)) return false;
+      if (wrongCode(error)) return undefined;
       if (notFound(error)) throw notPending();
       throw this.org.unexpected('activateFactor', error);
     }
+    const factor: IdentityFactor = {
+      type,
+      status: 'ACTIVE',
+      enrolledAt:
+        activated.created === undefined ? (pending.created ?? iso(new Date())) : iso(activated.created),
+    };
+    return { commit: async () => factor };
   }
 
   /** Asks Okta to send a verification code to the account's active email factor (a challenge). */
-  async sendVerificationEmail(userId: string): Promise<void> {
+  async sendVerificationEmail(user: User): Promise<void> {
+    const userId = user.id;
     const factor = await this.activeFactor(userId, 'email');
     try {
       const answer = await this.org.call('verifyFactor', 'once', (c) =>
@@ -370,9 +441,21 @@ export class OktaIdentity implements IdentityBackend {
   }
 
   /**
-   * Unenrols the factor (active or pending) in Okta. Okta's Management API has no "off" for one factor: what the
-   * portal shows as off is for the caller to decide (e.g. a portal-side flag); here the enrolment is deleted.
+   * Okta's Management API has no "off" for one factor (a factor is enrolled or not; only the org's policies decide
+   * when Okta asks for it). Off removes the enrolment, so Okta's own sign-in stops asking for it too; turning it
+   * on again means setting it up again (refused here: there is no turned-off factor to turn on).
    */
+  async setEnabled(userId: string, type: FactorName, enabled: boolean): Promise<IdentityFactor | undefined> {
+    if (!enabled) {
+      await this.remove(userId, type);
+      return undefined;
+    }
+    const active = (await this.listFactors(userId)).find((f) => f.type === type && f.status === 'ACTIVE');
+    if (!active) throw refusal(API_ERRORS.factorState, `Set up ${FACTOR_LABELS[type]} before turning it on`);
+    return active;
+  }
+
+  /** Unenrols the factor (active or pending) in Okta. */
   async remove(userId: string, type: FactorName): Promise<void> {
     for (const factor of await this.knownFactors(userId, type)) await this.unenroll(userId, factor.id);
   }

@@ -12,8 +12,8 @@ declare module 'fastify' {
 
 /**
  * Password. Provides `app.passwords`, built once: the routes call it. Depends on: storage (transactions, the
- * throttle's events), directory, factors (step-up, grants), token-verification (the sessions a change ends),
- * notifications.
+ * throttle's events), identity (where the password is checked and changed), factors (step-up, grants),
+ * token-verification (the sessions a change ends), notifications.
  */
 export default fp(
   async function passwordPlugin(app: FastifyInstance) {
@@ -21,8 +21,8 @@ export default fp(
     app.decorate(
       'passwords',
       passwordService({
+        identity: app.identity,
         storage: app.storage,
-        directory: app.directory,
         throttle: passwordThrottle(app.storage.throttles.passwordChange, now),
         factors: app.factors,
         sessions: app.accountSessions,
@@ -33,6 +33,6 @@ export default fp(
   },
   {
     name: 'password',
-    dependencies: ['storage', 'directory', 'factors', 'token-verification', 'notifications'],
+    dependencies: ['storage', 'identity', 'factors', 'token-verification', 'notifications'],
   },
 );

@@ -37,6 +37,12 @@ export interface OktaOrgOptions {
   rateLimit?: { limit?: number; windowSeconds?: number };
   /** Lifetime of the access tokens the token endpoint issues (Okta: fixed at one hour). */
   accessTokenLifetimeSeconds?: number;
+  /**
+   * The public keys of the org's default authorization server, served at GET /oauth2/default/v1/keys (not logged
+   * as Management API traffic): a portal in Okta mode verifies the access tokens a test signs with them. Off (an
+   * unsimulated path) by default.
+   */
+  jwks?: { keys: JWK[] };
 }
 
 export interface AddUserInput {
@@ -1143,6 +1149,10 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     const raw = await readBody(req);
     if (path.startsWith('/__test/')) {
       send(res, await handleTestControl(method, path, raw));
+      return;
+    }
+    if (options.jwks && method === 'GET' && path === '/oauth2/default/v1/keys') {
+      send(res, { status: 200, body: options.jwks });
       return;
     }
     const headers: Record<string, string> = {};

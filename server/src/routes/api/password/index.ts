@@ -17,13 +17,16 @@ export default async function passwordRoutes(app: FastifyInstance) {
       request.log.info(
         {
           userId: user.id,
-          verifyMs: Math.round(outcome.verifyMs),
-          hashMs: Math.round(outcome.hashMs),
+          verifyMs: outcome.verifyMs === undefined ? undefined : Math.round(outcome.verifyMs),
+          hashMs: outcome.hashMs === undefined ? undefined : Math.round(outcome.hashMs),
           revoked: outcome.revoked,
         },
         'password changed',
       );
-      reply.header('Server-Timing', serverTiming(outcome.verifyMs, outcome.hashMs));
+      // Only a backend that hashes here (embedded: argon2) has a cost to show.
+      if (outcome.verifyMs !== undefined) {
+        reply.header('Server-Timing', serverTiming(outcome.verifyMs, outcome.hashMs));
+      }
       return { status: 'changed' as const };
     } catch (error) {
       if (error instanceof PasswordChangeRefusal) {

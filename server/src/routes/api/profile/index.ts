@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API_ERRORS, apiCalls, type Profile } from 'shared-auth/contract';
 import type { User } from '../../../directory/directory.js';
-import { callerOf } from '../../../auth/caller.js';
+import { callerOf, currentUser } from '../../../auth/caller.js';
 import { refusal } from '../../../http/errors.js';
 import { registerCall } from '../../../http/register-call.js';
 
@@ -16,8 +16,9 @@ function profileOf(user: User): Profile {
 }
 
 export default async function profileRoutes(app: FastifyInstance) {
+  // The account as the identity backend holds it now (Okta mode: not the per-call cache's copy).
   registerCall(app, apiCalls.isFederated, async (request) => ({
-    isFederated: callerOf(request).user.isFederated,
+    isFederated: (await currentUser(app.identity, callerOf(request))).isFederated,
   }));
 
   registerCall(app, apiCalls.profileUpdate, async (request) => {
@@ -26,7 +27,8 @@ export default async function profileRoutes(app: FastifyInstance) {
     if (user.isFederated)
       throw refusal(API_ERRORS.federatedUser, 'Federated users cannot edit their profile');
     const { firstName, lastName, country } = request.body;
-    const saved = await app.directory.updateProfile(user.id, {
+    // Only the fields sent change (Okta: a partial update of the user, never a replace).
+    const saved = await app.identity.updateProfile(user.id, {
       givenName: firstName,
       familyName: lastName,
       country,

@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { loadTotpEncryptionKey } from '../../factors/encryption-key.js';
+import { SecretBox } from '../../factors/secret-box.js';
+import { EmailCodes } from '../../identity/embedded/email-codes.js';
+import { EmbeddedIdentity } from '../../identity/embedded/identity.js';
+import { OktaOrg } from '../../identity/okta/client.js';
+import { OktaIdentity } from '../../identity/okta/identity.js';
+import type { IdentityBackend } from '../../identity/types.js';
+
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+
+async function embeddedIdentity(app: FastifyInstance): Promise<EmbeddedIdentity> {
+  const { config } = app;
+  // Refuses (ConfigError naming TOTP_ENCRYPTION_KEY) a key that cannot open the secrets already sealed.
+  const loaded = await loadTotpEncryptionKey(config.TOTP_ENCRYPTION_KEY, config.DATA_DIR, app.storage.sql);
+  if (loaded.replacedUnusedKey) {
+    app.log.warn('TOTP_ENCRYPTION_KEY changed while no authenticator secret was sealed: the new key is kept');
+  }
+  if (loaded.source === 'generated') {
+    app.log[config.developmentDefault ? 'info' : 'warn'](
+      { file: loaded.file },
+      'TOTP_ENCRYPTION_KEY is not set: generated a key for authenticator secrets and saved it in DATA_DIR (back it up with the database; set TOTP_ENCRYPTION_KEY in production)',
+    );
+  } else if (loaded.source === 'file') {
+    app.log.info({ file: loaded.file }, 'authenticator secrets: using the key saved in DATA_DIR');
+  }
+  const identity = new EmbeddedIdentity({
+    storage: app.storage,
+    box: new SecretBox(loaded.key),
+    emailCodes: new EmailCodes({ key: loaded.key, mailer: app.mailer, now: app.now, log: app.log }),
+    now: app.now,
+    log: app.log,
+  });
+  // Expired email codes, at start-up and every 10 minutes.
+  const prune = () =>
+    identity
+      .pruneCodes()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'email codes: could not prune'));
+  await prune();
+  const timer = setInterval(() => void prune(), PRUNE_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+  return identity;
+}
+
+function oktaIdentity(app: FastifyInstance): OktaIdentity {
+  const { config } = app;
+  if (!config.okta) throw new Error('the okta identity backend was chosen without its settings');
+  const org = new OktaOrg({
+    orgUrl: config.settings.Domain,
+    credentials: config.okta.credentials,
+    log: app.log,
+  });
+  app.log.info(
+    { org: org.orgUrl, credentials: config.okta.credentials.kind },
+    "identity backend: the Okta org's Management API",
+  );
+  return new OktaIdentity(org, { federatedAttribute: config.okta.federatedAttribute, now: app.now });
+}
+
+/**
+ * Identity: the backend that holds the accounts' profile, password and 2-step factors (IDENTITY_BACKEND,
+ * src/identity). Provides `app.identity`. Embedded: the portal's directory and factor tables, the authenticator
+ * secrets sealed with TOTP_ENCRYPTION_KEY (loaded and checked here), email codes mailed through `app.mailer` and
+ * pruned every 10 minutes. Okta: the org's Management API with the service app's credentials (OKTA_*). Depends
+ * on: storage, mail.
+ */
+export default fp(
+  async function identityPlugin(app: FastifyInstance) {
+    const identity: IdentityBackend =
+      app.config.identityBackend === 'embedded' ? await embeddedIdentity(app) : oktaIdentity(app);
+    app.decorate('identity', identity);
+  },
+  { name: 'identity', dependencies: ['storage', 'mail'] },
+);

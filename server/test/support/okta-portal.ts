@@ -1,0 +1,97 @@
+/**
+ * The portal in Okta mode against the Okta org stand-in (./okta-org): the org's authorization server keys (served by
+ * the stand-in at {Domain}/oauth2/default/v1/keys, its `jwks` option), access tokens shaped like Okta's, and an app
+ * whose settings' Domain is the stand-in, with a service app registered there for the okta identity backend.
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SignJWT, type JWK } from 'jose';
+import type { BuildOptions } from '../../src/app.js';
+import { startApp, tempDir, type TestApp } from '../helpers.js';
+import type { OktaOrg } from './okta-org/index.js';
+
+/** The portal's ClientId in the org (the `cid` of its access tokens). */
+export const OKTA_PORTAL_CLIENT_ID = '0oaPortalClient';
+const TOKEN_KEY_ID = 'okta-key-1';
+
+/**
+ * The org's default authorization server: one RS256 key, its public half as the JWKS to give the stand-in
+ * (`useOktaOrg({ jwks: server.jwks })`; the set is read per request, so it may be filled in after the org starts).
+ */
+export function oktaAuthorizationServer() {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwks: { keys: JWK[] } = {
+    keys: [{ ...(publicKey.export({ format: 'jwk' }) as JWK), kid: TOKEN_KEY_ID, alg: 'RS256', use: 'sig' }],
+  };
+  return {
+    jwks,
+    /**
+     * An access token as Okta issues it for the portal's SPA: `sub` is the login, `uid` the user id, `cid` the
+     * client, `scp` the scopes (array), `auth_time` when the user signed in (now unless given). `issuer` defaults
+     * to the org's `{Domain}/oauth2/default`.
+     */
+    token(
+      org: Pick<OktaOrg, 'url'>,
+      user: { id: string; login: string },
+      claims: Record<string, unknown> = {},
+      issuer = `${org.url}/oauth2/default`,
+    ): Promise<string> {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({
+        ver: 1,
+        jti: `AT.${randomBytes(12).toString('base64url')}`,
+        uid: user.id,
+        cid: OKTA_PORTAL_CLIENT_ID,
+        scp: ['openid', 'profile', 'email', 'phone'],
+        auth_time: now,
+        ...claims,
+      })
+        .setProtectedHeader({ alg: 'RS256', kid: TOKEN_KEY_ID })
+        .setIssuer(issuer)
+        .setAudience('api://default')
+        .setSubject(user.login)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 3600)
+        .sign(privateKey);
+    },
+  };
+}
+
+/**
+ * Starts the portal in Okta mode with the stand-in as its org: settings' Domain = the org, the okta identity
+ * backend with a service app (private_key_jwt) registered in the org for `okta.users.read okta.users.manage`.
+ */
+export async function startOktaPortal(
+  org: OktaOrg,
+  env: Record<string, string> = {},
+  options: Omit<BuildOptions, 'logger'> = {},
+): Promise<TestApp> {
+  const serviceClientId = `0oaService${randomBytes(4).toString('hex')}`;
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  org.registerServiceApp({
+    clientId: serviceClientId,
+    publicJwk: { ...(publicKey.export({ format: 'jwk' }) as JWK), kid: 'service-1', alg: 'RS256' },
+    scopes: ['okta.users.read', 'okta.users.manage'],
+  });
+  const dataDir = tempDir();
+  const settings = path.join(dataDir, 'settings.json');
+  writeFileSync(settings, JSON.stringify({ Domain: org.url, ClientId: OKTA_PORTAL_CLIENT_ID }));
+  return startApp(
+    {
+      SETTINGS_FILE: settings,
+      OKTA_CLIENT_ID: serviceClientId,
+      OKTA_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      OKTA_KEY_ID: 'service-1',
+      ...env,
+    },
+    dataDir,
+    options,
+  );
+}
+
+/** The rows of the portal's `users` table: none may ever be written in Okta mode. */
+export async function countUsers(t: TestApp): Promise<number> {
+  const row = await t.app.storage.sql.get<{ n: number }>('SELECT count(*) AS n FROM users');
+  return Number(row?.n ?? 0);
+}
