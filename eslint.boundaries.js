@@ -22,6 +22,7 @@ const WORKSPACE = new Set([...BROWSER, 'server', 'e2e', 'bench', 'examples']);
 const SERVER_DOMAINS = [
   'directory',
   'factors',
+  'identity',
   'password',
   'mail',
   'notifications',

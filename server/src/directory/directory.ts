@@ -6,13 +6,13 @@ export { DuplicateEmailError, type ProfileChanges, type User } from './store.js'
 
 export interface NewUser {
   email: string;
-  /** Omitted for users who sign in elsewhere (a real Okta org). */
+  /** Omitted for a user with no password here (who cannot sign in with the embedded provider). */
   password?: string | undefined;
   givenName: string;
   familyName: string;
   country: string;
   isFederated?: boolean | undefined;
-  /** Keep an id chosen elsewhere (Okta's `uid`); new ids are generated otherwise. */
+  /** Keep an id chosen elsewhere (an import); new ids are generated otherwise. */
   id?: string | undefined;
 }
 
