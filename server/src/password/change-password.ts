@@ -111,8 +111,10 @@ async function throttledCheck<C extends PasswordCheck>(
   } catch (error) {
     throw asPasswordRefusal(error, undefined);
   }
+  // A backend that checked without counting would open the throttle: a programming error, never an answer.
+  if (!reservation) throw new Error('the identity backend checked a password without counting the attempt');
   if (!result.matches) {
-    if (reservation && deps.throttle.locks(reservation)) {
+    if (deps.throttle.locks(reservation)) {
       const until = await deps.throttle.lockedUntil(user.id);
       const event = { type: 'account-locked', reason: 'password', until } as const;
       const now = deps.now();
