@@ -4,7 +4,7 @@
 // the cookies are its), and the remotes' builds on static hosts of their own. Each instance has a data folder of
 // its own, as separate machines would: nothing can be shared through files. The fault tests kill an instance,
 // restart it, and stop and start the database.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,13 @@ import { startClusterDatabase, type ClusterDatabase } from './cluster-database.j
 import { RoundRobinProxy, type ProxiedRequest } from './cluster-proxy.js';
 import { REPO_ROOT } from './paths.js';
 import { tempFolder } from './remote-build.js';
+import {
+  everyChild,
+  PortalProcess,
+  remoteHosts,
+  writeRemotesConfig,
+  type StaticHost,
+} from './server-processes.js';
 import type { TestUser } from './users.js';
 
 /** The instances' names in the proxy's record and its X-Served-By header. */
@@ -22,159 +29,16 @@ export type InstanceName = (typeof INSTANCE_NAMES)[number];
 
 export { CLUSTER_ORIGIN, CLUSTER_PORTS };
 
-const SERVER = path.join(REPO_ROOT, 'server', 'dist', 'server.js');
-const STATIC_HOST = path.join(REPO_ROOT, 'server', 'dist', 'static-host', 'cli.js');
 const DIRECTORY_CLI = path.join(REPO_ROOT, 'server', 'dist', 'directory', 'cli.js');
 const run = promisify(execFile);
-const STARTUP_TIMEOUT_MS = 30_000;
 
-/** Keeps a child's output (the last 64 KiB) for a failing test's report. */
-class Output {
-  private text = '';
-  add(chunk: Buffer | string) {
-    this.text += chunk.toString();
-    if (this.text.length > 65_536) this.text = this.text.slice(-65_536);
-  }
-  toString() {
-    return this.text;
-  }
-}
-
-async function waitUntil(
-  what: string,
-  check: () => Promise<boolean>,
-  timeoutMs: number,
-  failed: () => string | undefined,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const reason = failed();
-    if (reason) throw new Error(`${what}: ${reason}`);
-    if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${what}: not ready within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** A child process of the cluster: started, watched (an exit it was not asked for is recorded), stopped. */
-class Child {
-  private child: ChildProcess | undefined;
-  readonly output = new Output();
-  /** Exits nobody asked for (a crash): the fault tests require none. */
-  readonly unexpectedExits: string[] = [];
-  private stopping = false;
-
-  constructor(
-    readonly label: string,
-    private readonly args: string[],
-    private readonly env: Record<string, string>,
-  ) {}
-
-  get running(): boolean {
-    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
-  spawn(): void {
-    if (this.running) throw new Error(`${this.label} is already running`);
-    this.stopping = false;
-    const child = spawn(process.execPath, this.args, {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...this.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child = child;
-    child.stdout?.on('data', (chunk: Buffer) => this.output.add(chunk));
-    child.stderr?.on('data', (chunk: Buffer) => this.output.add(chunk));
-    child.once('exit', (code, signal) => {
-      const line = `[${this.label} exited: ${signal ?? `code ${code}`}]\n`;
-      this.output.add(line);
-      if (!this.stopping) this.unexpectedExits.push(line.trim());
-    });
-  }
-
-  exitReason(): string | undefined {
-    const child = this.child;
-    if (!child || this.running) return undefined;
-    return `exited (${child.signalCode ?? `code ${child.exitCode}`}):\n${this.output.toString()}`;
-  }
-
-  /** Ends the process with `signal` and waits until it is gone. */
-  async stop(signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
-    const child = this.child;
-    if (!child || !this.running) return;
-    this.stopping = true;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill(signal);
-    await exited;
-  }
-
-  /** For process exit: no await possible, the signal is all. */
-  killNow(): void {
-    if (this.running) {
-      this.stopping = true;
-      this.child?.kill('SIGKILL');
-    }
-  }
-}
-
-export class ServerInstance extends Child {
+export class ServerInstance extends PortalProcess {
   constructor(
     readonly name: InstanceName,
-    readonly port: number,
+    port: number,
     env: Record<string, string>,
   ) {
-    super(`instance ${name} (:${port})`, [SERVER], { ...env, PORT: String(port) });
-  }
-
-  get origin(): string {
-    return `http://localhost:${this.port}`;
-  }
-
-  /** Starts the process; resolves once it is ready (its database reached, migrations done), as a load balancer checks. */
-  async start(): Promise<void> {
-    this.spawn();
-    await waitUntil(
-      this.label,
-      async () => (await fetch(`${this.origin}/readyz`)).ok,
-      STARTUP_TIMEOUT_MS,
-      () => this.exitReason(),
-    );
-  }
-}
-
-class StaticHost extends Child {
-  constructor(
-    readonly remote: string,
-    readonly port: number,
-    allowOrigin: string,
-  ) {
-    super(
-      `${remote} host (:${port})`,
-      [
-        STATIC_HOST,
-        '--root',
-        path.join(REPO_ROOT, remote, 'dist'),
-        '--port',
-        String(port),
-        '--allow-origins',
-        allowOrigin,
-      ],
-      {},
-    );
-  }
-
-  async start(): Promise<void> {
-    this.spawn();
-    await waitUntil(
-      this.label,
-      async () => (await fetch(`http://localhost:${this.port}/healthz`)).ok,
-      STARTUP_TIMEOUT_MS,
-      () => this.exitReason(),
-    );
+    super(`instance ${name} (:${port})`, port, env);
   }
 }
 
@@ -193,12 +57,6 @@ export interface MailboxMessage {
   text: string;
   date: string;
 }
-
-/** Every child of every cluster of this process: killed if the worker exits without its teardown. */
-const everyChild = new Set<Child>();
-process.once('exit', () => {
-  for (const child of everyChild) child.killNow();
-});
 
 export class Cluster {
   private constructor(
@@ -224,9 +82,7 @@ export class Cluster {
     try {
       database = await startClusterDatabase(CLUSTER_PORTS.database);
       const env = instanceEnv(folder, database.url);
-      const staticHosts = Object.entries(CLUSTER_PORTS.remotes).map(
-        ([remote, port]) => new StaticHost(remote, port, CLUSTER_ORIGIN),
-      );
+      const staticHosts = remoteHosts(CLUSTER_PORTS.remotes, CLUSTER_ORIGIN);
       const instances = INSTANCE_NAMES.map((name, index) => {
         const port = CLUSTER_PORTS.instances[index]!;
         // A data folder per instance, as on separate machines.
@@ -401,19 +257,7 @@ function instanceEnv(folder: string, databaseUrl: string): Record<string, string
   // The settings' Domain is the public origin: the embedded provider's issuer is {proxy}/oauth2/default.
   const settingsFile = path.join(folder, 'settings.json');
   writeFileSync(settingsFile, JSON.stringify({ ...settings, Domain: CLUSTER_ORIGIN }));
-  const remoteOrigin = (remote: keyof typeof CLUSTER_PORTS.remotes) =>
-    `http://localhost:${CLUSTER_PORTS.remotes[remote]}`;
-  const remotesFile = path.join(folder, 'remotes.json');
-  writeFileSync(
-    remotesFile,
-    JSON.stringify({
-      remotes: {
-        remote_profile: { entry: `${remoteOrigin('remote-profile')}/remoteEntry.js` },
-        remote_password: { entry: `${remoteOrigin('remote-password')}/remoteEntry.js` },
-        remote_security: { entry: `${remoteOrigin('remote-security')}/remoteEntry.js` },
-      },
-    }),
-  );
+  const remotesFile = writeRemotesConfig(folder, CLUSTER_PORTS.remotes);
   return {
     HOST: 'localhost',
     PUBLIC_URL: CLUSTER_ORIGIN,
@@ -422,8 +266,8 @@ function instanceEnv(folder: string, databaseUrl: string): Record<string, string
     TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SETTINGS_FILE: settingsFile,
     REMOTES_FILE: remotesFile,
-    TRUSTED_ORIGINS: Object.keys(CLUSTER_PORTS.remotes)
-      .map((remote) => remoteOrigin(remote as keyof typeof CLUSTER_PORTS.remotes))
+    TRUSTED_ORIGINS: Object.values(CLUSTER_PORTS.remotes)
+      .map((port) => `http://localhost:${port}`)
       .join(','),
     // The proxy is on loopback: its X-Forwarded-For names the browser.
     TRUST_PROXY: 'loopback',
