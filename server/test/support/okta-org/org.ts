@@ -11,6 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import {
+  createAuthorizationServer,
+  type AuthorizationServer,
+  type AuthorizationServerOptions,
+} from './authorization-server.js';
+import {
   createSpecValidator,
   type OktaSpecValidator,
   type OperationSpec,
@@ -43,7 +48,18 @@ export interface OktaOrgOptions {
    * unsimulated path) by default.
    */
   jwks?: { keys: JWK[] };
+  /**
+   * The org's default authorization server at `{url}/oauth2/default` (authorization-server.ts): sign-in on the
+   * stand-in's form for these SPA clients, Okta-shaped access tokens. With `jwks` too, both key sets are published.
+   */
+  authorizationServer?: AuthorizationServerOptions;
+  /** The port to listen on (loopback); the OS picks one by default. */
+  port?: number;
 }
+
+/** The user statuses the stand-in models (Okta's UserStatus); only ACTIVE users may sign in. */
+export type OktaUserStatus = 'ACTIVE' | 'SUSPENDED' | 'LOCKED_OUT' | 'DEPROVISIONED';
+const USER_STATUSES: readonly string[] = ['ACTIVE', 'SUSPENDED', 'LOCKED_OUT', 'DEPROVISIONED'];
 
 export interface AddUserInput {
   /** Defaults to a generated Okta-like id (00u…). */
@@ -174,6 +190,10 @@ export interface OktaOrg {
   setApiToken(token: string | undefined): void;
   /** Makes every issued access token invalid (the SDK then gets 401 and fetches a new one). */
   expireAccessTokens(): void;
+  /** Sets a user's status, as Okta's lifecycle operations do (not in the vendored subset): only ACTIVE signs in. */
+  setUserStatus(idOrLogin: string, status: OktaUserStatus): void;
+  /** `{url}/oauth2/default` when the `authorizationServer` option is given. */
+  readonly issuer: string | undefined;
   /** The validator, for tests of the validator itself. */
   readonly spec: OktaSpecValidator;
 }
@@ -190,7 +210,7 @@ interface FactorRecord extends FactorState {
 
 interface UserRecord {
   id: string;
-  status: 'ACTIVE';
+  status: OktaUserStatus;
   created: string;
   activated: string;
   statusChanged: string;
@@ -1124,6 +1144,10 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       if (!user) return { status: 404, body: { error: `no user ${id}` } };
       if (method === 'GET' && sub === undefined) return { status: 200, body: user };
       if (method === 'GET' && sub === 'email-codes') return { status: 200, body: org.emailCodes(user.id) };
+      if (method === 'POST' && sub === 'status') {
+        org.setUserStatus(user.id, json.status as OktaUserStatus);
+        return { status: 204 };
+      }
       if (method === 'POST' && sub === 'password-check') {
         return { status: 200, body: { matches: org.passwordMatches(user.id, String(json.password)) } };
       }
@@ -1146,6 +1170,11 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     const parsed = new URL(req.url ?? '/', 'http://stand-in');
     const path = parsed.pathname;
     const method = req.method ?? 'GET';
+    // The authorization server reads its own bodies; neither validated nor logged (not Management traffic).
+    if (authorizationServer?.owns(path)) {
+      await authorizationServer.handle(req, res);
+      return;
+    }
     const raw = await readBody(req);
     if (path.startsWith('/__test/')) {
       send(res, await handleTestControl(method, path, raw));
@@ -1198,13 +1227,50 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
   // Loopback only, on a port the OS picks: tests pass the URL around.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // Built once the URL (its issuer) is known; no request can arrive before the URL is handed out.
+  let authorizationServer: AuthorizationServer | undefined;
+  if (options.authorizationServer) {
+    authorizationServer = createAuthorizationServer(
+      url,
+      options.authorizationServer,
+      {
+        find: (idOrLogin) => {
+          const user = findUser(idOrLogin);
+          return (
+            user && {
+              id: user.id,
+              status: user.status,
+              profile: clone(user.profile),
+              lastUpdated: user.lastUpdated,
+            }
+          );
+        },
+        passwordMatches: (userId, password) => org.passwordMatches(userId, password),
+        signedIn: (userId) => {
+          const user = findUser(userId);
+          if (user) user.lastLogin = iso();
+        },
+        failed: (method, path, error) =>
+          violations.push({
+            kind: 'unsimulated',
+            method,
+            path,
+            details: [
+              `authorization server error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+            ],
+          }),
+      },
+      options.jwks,
+    );
+  }
 
   const org: OktaOrg = {
     url,
     tokenUrl: `${url}/oauth2/v1/token`,
+    issuer: authorizationServer?.issuer,
     spec,
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -1290,6 +1356,14 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     },
     expireAccessTokens() {
       accessTokens.clear();
+    },
+    setUserStatus(idOrLogin, status) {
+      const user = findUser(idOrLogin);
+      if (!user) throw new Error(`setUserStatus: no user ${idOrLogin}`);
+      if (!USER_STATUSES.includes(status)) throw new Error(`setUserStatus: not a status: ${String(status)}`);
+      user.status = status;
+      user.statusChanged = iso();
+      user.lastUpdated = user.statusChanged;
     },
   };
   return org;

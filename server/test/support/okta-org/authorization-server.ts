@@ -1,0 +1,508 @@
+/**
+ * The org's default authorization server (`{org}/oauth2/default`) for the Okta org stand-in: what okta-auth-js 8
+ * signs in against in Okta mode. A second oidc-provider 8.8.1 instance, configured like the embedded one
+ * (src/oidc/provider.ts: Okta's routes, PKCE S256, okta_post_message, rp-initiated logout without a question,
+ * okta-auth-js's revoke form, CORS for the clients' origins), whose tokens are shaped like Okta's: the access token
+ * is an RS256 JWT with `ver`, `jti`, `iss`, `aud: api://default`, `cid`, `uid`, `scp` (array), `auth_time` and the
+ * login as `sub`; the ID token's `sub` is the Okta user id. The accounts are the org's users, signed in on a plain
+ * form of the stand-in that checks the org's current password and refuses users who are not ACTIVE.
+ * See README.md in this folder ("Authorization server").
+ */
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JWK } from 'jose';
+import Provider, {
+  errors,
+  type Adapter,
+  type AdapterPayload,
+  type Configuration,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
+import { allowInlineScript, escapeHtml, page } from '../../../src/oidc/html.js';
+import {
+  OKTA_POST_MESSAGE,
+  oktaPostMessageResponseMode,
+  providerCors,
+  readRevokeRequest,
+  RevokeRequestError,
+} from '../../../src/oidc/okta-compat.js';
+import { OKTA_ROUTES } from '../../../src/oidc/provider.js';
+
+/** Where the org serves its default authorization server: the issuer is `{org.url}${DEFAULT_AUTHORIZATION_SERVER}`. */
+export const DEFAULT_AUTHORIZATION_SERVER = '/oauth2/default';
+/** The default authorization server's audience at Okta. */
+export const DEFAULT_AUDIENCE = 'api://default';
+/** The sign-in form: `{org.url}/signin/{interaction uid}` (outside /api and /oauth2). */
+export const SIGN_IN_PATH = '/signin';
+/** What Okta's sign-in widget says for a wrong password, an unknown user or one who may not sign in. */
+export const SIGN_IN_REFUSED = 'Unable to sign in';
+
+export interface AuthorizationServerClient {
+  /** The SPA's client id (the settings' ClientId, the `cid` of its access tokens). */
+  clientId: string;
+  /** Sign-in redirect URIs; their origins are the CORS origins (Okta's trusted origins). */
+  redirectUris: string[];
+  /** Sign-out redirect URIs (okta-auth-js sends `{origin}/`). */
+  postLogoutRedirectUris: string[];
+}
+
+export interface AuthorizationServerOptions {
+  clients: AuthorizationServerClient[];
+  /** Access token lifetime (Okta's default: one hour). */
+  accessTokenTtlSeconds?: number;
+}
+
+/** The org's side of a sign-in: its users, their current password and status. */
+export interface SignInAccounts {
+  /** The user by id or login, as the org holds it now. */
+  find(
+    idOrLogin: string,
+  ): { id: string; status: string; profile: Record<string, unknown>; lastUpdated: string } | undefined;
+  passwordMatches(userId: string, password: string): boolean;
+  /** A sign-in succeeded (Okta sets the user's `lastLogin`). */
+  signedIn(userId: string): void;
+  /** The provider failed on a request: recorded by the org as a stand-in error, so the test fails. */
+  failed(method: string, path: string, error: unknown): void;
+}
+
+export interface AuthorizationServer {
+  readonly issuer: string;
+  /** The public keys the server signs with (served at `{issuer}/v1/keys`). */
+  readonly publicJwks: { keys: JWK[] };
+  /** Whether the request is the authorization server's (its issuer path or the sign-in form). */
+  owns(path: string): boolean;
+  /** Answers one of its requests; the body has not been read. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/** The scopes okta-auth-js asks for (openid profile email phone) and offline_access; the claims each releases. */
+const SCOPE_CLAIMS: Record<string, string[]> = {
+  // amr (pwd): how the user signed in, as Okta's ID token says it.
+  openid: ['sub', 'amr'],
+  // Okta's profile scope (and `country`, the portal's custom claim from the user's countryCode: a real org needs
+  // it added to the authorization server's claims, see README).
+  profile: [
+    'name',
+    'given_name',
+    'family_name',
+    'preferred_username',
+    'locale',
+    'zoneinfo',
+    'updated_at',
+    'country',
+  ],
+  email: ['email', 'email_verified'],
+  phone: ['phone_number'],
+};
+const SCOPES = [...Object.keys(SCOPE_CLAIMS), 'offline_access'];
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+
+/** Okta's claims of a user (Okta: OpenID Connect & OAuth 2.0 API, "Scope-dependent claims"). */
+function claimsOf(user: NonNullable<ReturnType<SignInAccounts['find']>>): Record<string, unknown> {
+  const p = user.profile;
+  const given = text(p.firstName);
+  const family = text(p.lastName);
+  return {
+    sub: user.id,
+    name: [given, family].filter(Boolean).join(' ') || undefined,
+    given_name: given,
+    family_name: family,
+    preferred_username: text(p.login),
+    locale: text(p.locale),
+    zoneinfo: text(p.timezone),
+    updated_at: Math.floor(Date.parse(user.lastUpdated) / 1000),
+    country: text(p.countryCode),
+    email: text(p.email),
+    email_verified: true,
+    phone_number: text(p.mobilePhone) ?? text(p.primaryPhone),
+  };
+}
+
+/** oidc-provider's storage in memory (this is a test stand-in): one map per model, expiry honoured on read. */
+class MemoryAdapter implements Adapter {
+  private static stores = new WeakMap<
+    object,
+    Map<string, Map<string, { payload: AdapterPayload; expiresAt?: number }>>
+  >();
+  private readonly items: Map<string, { payload: AdapterPayload; expiresAt?: number }>;
+
+  constructor(owner: object, name: string) {
+    let models = MemoryAdapter.stores.get(owner);
+    if (!models) {
+      models = new Map();
+      MemoryAdapter.stores.set(owner, models);
+    }
+    let items = models.get(name);
+    if (!items) {
+      items = new Map();
+      models.set(name, items);
+    }
+    this.items = items;
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    this.items.set(id, { payload, ...(expiresIn ? { expiresAt: Date.now() + expiresIn * 1000 } : {}) });
+  }
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const item = this.items.get(id);
+    if (!item) return undefined;
+    if (item.expiresAt !== undefined && item.expiresAt <= Date.now()) {
+      this.items.delete(id);
+      return undefined;
+    }
+    return item.payload;
+  }
+  async findByUserCode(): Promise<undefined> {
+    return undefined;
+  }
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    for (const [id, item] of this.items) if (item.payload.uid === uid) return this.find(id);
+    return undefined;
+  }
+  async consume(id: string): Promise<void> {
+    const item = this.items.get(id);
+    if (item) item.payload.consumed = Math.floor(Date.now() / 1000);
+  }
+  async destroy(id: string): Promise<void> {
+    this.items.delete(id);
+  }
+  async revokeByGrantId(grantId: string): Promise<void> {
+    for (const [id, item] of this.items) if (item.payload.grantId === grantId) this.items.delete(id);
+  }
+}
+
+interface RegistersResponseModes {
+  registerResponseMode(
+    name: string,
+    handler: (ctx: KoaContextWithOIDC, redirectUri: string, response: Record<string, unknown>) => void,
+  ): void;
+}
+
+function signInPage(action: string, error?: string, username = ''): string {
+  const describedBy = error ? ' aria-describedby="signin-error"' : '';
+  return page(
+    'Sign In',
+    `<h1>Sign In</h1>
+${error ? `<div id="signin-error" role="alert">${escapeHtml(error)}</div>` : ''}
+<form method="post" action="${escapeHtml(action)}">
+<label for="okta-signin-username">Username</label>
+<input id="okta-signin-username" name="username" type="text" autocomplete="username" required value="${escapeHtml(username)}"${describedBy}>
+<label for="okta-signin-password">Password</label>
+<input id="okta-signin-password" name="password" type="password" autocomplete="current-password" required${describedBy}>
+<button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', reject);
+  });
+}
+
+function sendHtml(res: ServerResponse, status: number, html: string): void {
+  res.writeHead(status, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+  });
+  res.end(html);
+}
+
+/** The origins of the clients' redirect URIs: where okta-auth-js calls the token, keys and revoke endpoints from. */
+export function clientOrigins(clients: readonly AuthorizationServerClient[]): string[] {
+  return [...new Set(clients.flatMap((client) => client.redirectUris.map((uri) => new URL(uri).origin)))];
+}
+
+/**
+ * Builds the authorization server of the org at `orgUrl`. `extraJwks`: keys a test signs tokens with itself
+ * (the org's `jwks` option), published next to the server's own.
+ */
+export function createAuthorizationServer(
+  orgUrl: string,
+  options: AuthorizationServerOptions,
+  accounts: SignInAccounts,
+  extraJwks?: { keys: JWK[] },
+): AuthorizationServer {
+  if (options.clients.length === 0) throw new Error('authorizationServer: give at least one client');
+  const issuer = `${orgUrl}${DEFAULT_AUTHORIZATION_SERVER}`;
+  const accessTokenTtl = options.accessTokenTtlSeconds ?? 3600;
+  const origins = clientOrigins(options.clients);
+
+  const kid = `stand-in-${randomBytes(6).toString('hex')}`;
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const privateJwk = { ...(privateKey.export({ format: 'jwk' }) as JWK), kid, alg: 'RS256', use: 'sig' };
+  const publicJwks = {
+    keys: [{ ...(publicKey.export({ format: 'jwk' }) as JWK), kid, alg: 'RS256', use: 'sig' }],
+  };
+  const adapterOwner = {};
+
+  const loginOf = (accountId: string | undefined): string | undefined =>
+    accountId === undefined ? undefined : text(accounts.find(accountId)?.profile.login);
+
+  const configuration: Configuration = {
+    adapter: (name: string) => new MemoryAdapter(adapterOwner, name),
+    jwks: { keys: [privateJwk] },
+    cookies: {
+      keys: [randomBytes(32).toString('base64url')],
+      // Plain http on loopback: Secure cookies would be dropped.
+      long: { httpOnly: true, signed: true, sameSite: 'lax', secure: false },
+      short: { httpOnly: true, signed: true, sameSite: 'lax', secure: false },
+    },
+    clients: options.clients.map((client) => ({
+      client_id: client.clientId,
+      application_type: 'web',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      redirect_uris: client.redirectUris,
+      post_logout_redirect_uris: client.postLogoutRedirectUris,
+      id_token_signed_response_alg: 'RS256',
+      // Okta's ID token always says when the user signed in.
+      require_auth_time: true,
+    })),
+    routes: OKTA_ROUTES,
+    scopes: SCOPES,
+    claims: SCOPE_CLAIMS,
+    // The shell reads the user from the ID token only: the scopes' claims go in it (see README on Okta's thin ID
+    // token in the code flow).
+    conformIdTokenClaims: false,
+    responseTypes: ['code'],
+    pkce: { methods: ['S256'], required: () => true },
+    enabledJWA: {
+      idTokenSigningAlgValues: ['RS256'],
+      requestObjectSigningAlgValues: ['RS256'],
+    },
+    ttl: {
+      AccessToken: accessTokenTtl,
+      IdToken: 3600,
+      AuthorizationCode: 60,
+      Interaction: 15 * 60,
+      Session: 24 * 60 * 60,
+      Grant: 24 * 60 * 60,
+      RefreshToken: 24 * 60 * 60,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      // oidc-provider's userinfo refuses access tokens with an audience; the shell reads the ID token.
+      userinfo: { enabled: false },
+      revocation: { enabled: true },
+      introspection: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        // Okta's /v1/logout ends the session and redirects without a question: the form posts itself.
+        logoutSource: async (ctx, form) => {
+          const autoForm = form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>');
+          const script = allowInlineScript(ctx.response, 'document.forms[0].submit();');
+          ctx.type = 'html';
+          ctx.body = page(
+            'Signing out',
+            `<h1>Signing out…</h1>${autoForm}<noscript><button type="submit" form="op.logoutForm">Sign out</button></noscript>`,
+          ).replace('</body>', `<script>${script}</script></body>`);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = page('Signed out', '<h1>You are signed out</h1>');
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        // okta-auth-js sends no `resource`: every token is for the default authorization server's audience.
+        defaultResource: () => DEFAULT_AUDIENCE,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resourceIndicator) => {
+          if (resourceIndicator !== DEFAULT_AUDIENCE) throw new errors.InvalidTarget();
+          return {
+            scope: SCOPES.join(' '),
+            audience: DEFAULT_AUDIENCE,
+            accessTokenTTL: accessTokenTtl,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+    formats: {
+      customizers: {
+        // Okta's access token: exactly its claims, in its order, the login as `sub`, no `typ` header.
+        jwt: async (ctx, token, jwt) => {
+          const payload = jwt.payload as Record<string, unknown>;
+          const accountId = (token as { accountId?: string }).accountId;
+          const entities = ctx?.oidc.entities;
+          const authTime = entities?.AuthorizationCode?.authTime ?? entities?.RefreshToken?.authTime;
+          jwt.header = { typ: undefined };
+          jwt.payload = {
+            ver: 1,
+            // oidc-provider finds a JWT access token by its jti (revocation): Okta's `AT.` prefix is left out.
+            jti: payload.jti,
+            iss: payload.iss,
+            aud: payload.aud,
+            iat: payload.iat,
+            exp: payload.exp,
+            cid: payload.client_id,
+            ...(accountId ? { uid: accountId } : {}),
+            scp: typeof payload.scope === 'string' ? payload.scope.split(' ') : [],
+            ...(authTime !== undefined ? { auth_time: authTime } : {}),
+            sub: loginOf(accountId) ?? payload.sub,
+          };
+          // oidc-provider signs the object it passed in; the return is for the type only.
+          return jwt;
+        },
+      },
+    },
+    // Refresh tokens for the SPA whatever it asked for (Okta: only with offline_access; see README for why).
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Read at each token: a profile saved in the org shows in the next ID token; a user no longer ACTIVE gets none.
+    findAccount: async (_ctx, sub) => {
+      const user = accounts.find(sub);
+      if (!user || user.status !== 'ACTIVE') return undefined;
+      return {
+        accountId: user.id,
+        claims: () => {
+          const current = accounts.find(sub) ?? user;
+          return claimsOf(current) as { sub: string };
+        },
+      };
+    },
+    // Okta's default authorization server grants a first-party SPA what it asks for, without a consent page.
+    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+      const { client, session, result } = ctx.oidc;
+      if (!client || !session?.accountId) return undefined;
+      const grantId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+      const grant =
+        existing && existing.accountId === session.accountId
+          ? existing
+          : new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      const requested = [...(ctx.oidc.requestParamScopes ?? [])].filter((scope) => SCOPES.includes(scope));
+      const scopes = requested.length > 0 ? requested.join(' ') : 'openid';
+      grant.addOIDCScope(scopes);
+      grant.addResourceScope(DEFAULT_AUDIENCE, scopes);
+      await grant.save();
+      return grant;
+    },
+    interactions: { url: (_ctx, interaction) => `${SIGN_IN_PATH}/${interaction.uid}` },
+    clientBasedCORS: (_ctx, origin) => origins.includes(origin),
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      const description = typeof out.error_description === 'string' ? out.error_description : '';
+      ctx.body = page(
+        'Sign-in problem',
+        `<h1>Something went wrong</h1><p role="alert">${escapeHtml(description || String(out.error ?? 'error'))}</p>`,
+      );
+    },
+  };
+
+  const provider = new Provider(issuer, configuration);
+  (provider as unknown as RegistersResponseModes).registerResponseMode(
+    OKTA_POST_MESSAGE,
+    oktaPostMessageResponseMode(origins),
+  );
+  provider.on('server_error', (ctx: KoaContextWithOIDC, error: unknown) =>
+    accounts.failed(ctx.method, ctx.path, error),
+  );
+  const callback = provider.callback();
+  const cors = providerCors(origins);
+
+  async function signIn(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    let details: Awaited<ReturnType<Provider['interactionDetails']>>;
+    try {
+      details = await provider.interactionDetails(req, res);
+    } catch {
+      sendHtml(
+        res,
+        400,
+        page('Sign-in problem', `<h1>Sign-in problem</h1><p role="alert">${SIGN_IN_REFUSED}</p>`),
+      );
+      return;
+    }
+    if (path !== `${SIGN_IN_PATH}/${details.uid}`) {
+      sendHtml(res, 404, page('Not found', '<h1>Not found</h1>'));
+      return;
+    }
+    if (details.prompt.name !== 'login') {
+      // Consent is implicit (loadExistingGrant): nothing to ask.
+      await provider.interactionFinished(req, res, {}, { mergeWithLastSubmission: true });
+      return;
+    }
+    if (req.method === 'GET') {
+      sendHtml(res, 200, signInPage(path, undefined, details.params.login_hint as string | undefined));
+      return;
+    }
+    if (req.method !== 'POST') {
+      sendHtml(res, 405, page('Not allowed', '<h1>Not allowed</h1>'));
+      return;
+    }
+    const form = await readForm(req);
+    const username = (form.get('username') ?? '').trim();
+    const password = form.get('password') ?? '';
+    const user = username === '' ? undefined : accounts.find(username);
+    // One answer for every refusal, as Okta's widget gives: it tells nothing about which part was wrong.
+    if (!user || user.status !== 'ACTIVE' || !accounts.passwordMatches(user.id, password)) {
+      sendHtml(res, 401, signInPage(path, SIGN_IN_REFUSED, username));
+      return;
+    }
+    accounts.signedIn(user.id);
+    // A new login (fresh auth_time), also when a session exists (prompt=login, max_age).
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: user.id, amr: ['pwd'], remember: true } },
+      { mergeWithLastSubmission: false },
+    );
+  }
+
+  async function endpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const path = url.split('?')[0] ?? '/';
+    // The provider sees the path under its mount, like middie or Express hand it over.
+    const mounted = url.slice(DEFAULT_AUTHORIZATION_SERVER.length);
+    Object.assign(req, { originalUrl: url });
+    req.url = mounted.startsWith('/') ? mounted : `/${mounted}`;
+    if (extraJwks && req.method === 'GET' && path === `${DEFAULT_AUTHORIZATION_SERVER}${OKTA_ROUTES.jwks}`) {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ keys: [...publicJwks.keys, ...extraJwks.keys] }));
+      return;
+    }
+    if (req.method === 'POST' && path === `${DEFAULT_AUTHORIZATION_SERVER}${OKTA_ROUTES.revocation}`) {
+      // okta-auth-js revokes with `Authorization: Basic base64(clientId)`, which oidc-provider refuses.
+      try {
+        const { request } = await readRevokeRequest(req);
+        await callback(request, res);
+      } catch (failure) {
+        if (!(failure instanceof RevokeRequestError)) throw failure;
+        res.writeHead(failure.statusCode, { 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ error: failure.error, error_description: failure.description }));
+      }
+      return;
+    }
+    await callback(req, res);
+  }
+
+  return {
+    issuer,
+    publicJwks,
+    owns: (path) =>
+      path === DEFAULT_AUTHORIZATION_SERVER ||
+      path.startsWith(`${DEFAULT_AUTHORIZATION_SERVER}/`) ||
+      path.startsWith(`${SIGN_IN_PATH}/`),
+    async handle(req, res) {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      if (path.startsWith(`${SIGN_IN_PATH}/`)) {
+        await signIn(req, res, path);
+        return;
+      }
+      await new Promise<void>((resolve, reject) => {
+        cors(req, res, (error) => {
+          if (error) return reject(error);
+          if (res.writableEnded) return resolve();
+          endpoint(req, res).then(resolve, reject);
+        });
+      });
+    },
+  };
+}
