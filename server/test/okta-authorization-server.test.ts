@@ -427,19 +427,34 @@ describe('renewal and sign-out', () => {
     const browser = new Browser();
     const tokens = await signIn(grace.login, PASSWORD, newAuthorization(browser));
 
-    const revoked = await fetch(`${issuer()}/v1/revoke`, {
+    // okta-auth-js's signOut() revokes the refresh token, then the access token (a JWT).
+    for (const [hint, value] of [
+      ['refresh_token', tokens.refresh_token as string],
+      ['access_token', tokens.access_token],
+    ] as const) {
+      const revoked = await fetch(`${issuer()}/v1/revoke`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(OKTA_PORTAL_CLIENT_ID).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: CLIENT_ORIGIN,
+        },
+        body: new URLSearchParams({ token: value, token_type_hint: hint }).toString(),
+      });
+      expect(revoked.status, hint).toBe(200);
+      expect(revoked.headers.get('access-control-allow-origin')).toBe(CLIENT_ORIGIN);
+    }
+    const refreshed = await fetch(`${issuer()}/v1/token`, {
       method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(OKTA_PORTAL_CLIENT_ID).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: CLIENT_ORIGIN,
-      },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
-        token: tokens.refresh_token as string,
-        token_type_hint: 'refresh_token',
+        client_id: OKTA_PORTAL_CLIENT_ID,
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token as string,
       }).toString(),
     });
-    expect(revoked.status).toBe(200);
+    expect(refreshed.status).toBe(400);
+    expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });
 
     const logout = new URLSearchParams({
       id_token_hint: tokens.id_token,
