@@ -483,6 +483,14 @@ describe('renewal and sign-out', () => {
   });
 });
 
+describe("a browser's other requests", () => {
+  it("answers the pages' icon with 404, not as an unsimulated call", async () => {
+    const response = await fetch(`${org().url}/favicon.ico`);
+    expect(response.status).toBe(404);
+    // useOktaOrg fails the test on any violation.
+  });
+});
+
 describe('CORS', () => {
   it("answers the token endpoint's preflight for a client's origin only", async () => {
     const preflight = (origin: string) =>

@@ -36,6 +36,8 @@ export const DEFAULT_AUDIENCE = 'api://default';
 export const SIGN_IN_PATH = '/signin';
 /** What Okta's sign-in widget says for a wrong password, an unknown user or one who may not sign in. */
 export const SIGN_IN_REFUSED = 'Unable to sign in';
+/** What a browser asks the org for besides the flow: its pages' icon (Okta serves one; a 404 does no harm). */
+const FAVICON = '/favicon.ico';
 
 export interface AuthorizationServerClient {
   /** The SPA's client id (the settings' ClientId, the `cid` of its access tokens). */
@@ -489,9 +491,14 @@ export function createAuthorizationServer(
     owns: (path) =>
       path === DEFAULT_AUTHORIZATION_SERVER ||
       path.startsWith(`${DEFAULT_AUTHORIZATION_SERVER}/`) ||
-      path.startsWith(`${SIGN_IN_PATH}/`),
+      path.startsWith(`${SIGN_IN_PATH}/`) ||
+      path === FAVICON,
     async handle(req, res) {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
+      if (path === FAVICON) {
+        res.writeHead(404).end();
+        return;
+      }
       if (path.startsWith(`${SIGN_IN_PATH}/`)) {
         await signIn(req, res, path);
         return;
