@@ -315,8 +315,10 @@ describe('sign-in with the authorization code and PKCE', () => {
     expect(accepted.code).toBeDefined();
   });
 
-  it('refuses a user who is not ACTIVE (suspended in the org)', async () => {
+  it('refuses a user who is not ACTIVE (suspended in the org): no sign-in, no more tokens', async () => {
     const grace = newUser();
+    const before = newAuthorization();
+    const tokens = await signIn(grace.login, PASSWORD, before);
     const suspended = await fetch(`${org().url}/__test/users/${grace.id}/status`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -328,6 +330,18 @@ describe('sign-in with the authorization code and PKCE', () => {
     const refused = await submit(a, await openSignIn(a), grace.login, PASSWORD);
     expect(refused.code).toBeUndefined();
     expect(alertOf(refused.html)).toBe(SIGN_IN_REFUSED);
+
+    const refresh = await fetch(`${issuer()}/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        client_id: OKTA_PORTAL_CLIENT_ID,
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token as string,
+      }).toString(),
+    });
+    expect(refresh.status).toBe(400);
+    expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
   it("checks the org's current password: after a change through the Management API the old one is refused", async () => {
