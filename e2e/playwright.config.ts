@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CLUSTER_ORIGIN } from './support/cluster-ports.js';
+import { OKTA_PORTAL_ORIGIN } from './support/okta-ports.js';
 import { E2E_DATA_DIR, TEST_HOST_PORTS } from './support/paths.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -18,8 +19,11 @@ function projectsAsked(): string[] {
     return end < 0 ? rest : rest.slice(0, end);
   });
 }
-/** Only the cluster project: its tests start every server they need, the suite's server on :3000 is not one. */
-const clusterOnly = projectsAsked().length > 0 && projectsAsked().every((name) => name === 'cluster');
+/**
+ * Only projects whose tests start every server they need (cluster, okta): the suite's server on :3000 is not one.
+ */
+const ownServersOnly =
+  projectsAsked().length > 0 && projectsAsked().every((name) => name === 'cluster' || name === 'okta');
 
 /**
  * Playwright cannot download browsers on every machine: use the system's Chromium (Debian's `chromium`
@@ -63,7 +67,7 @@ export default defineConfig({
     // not (a project that depends on chromium would be skipped after any failure). Alone: `--project delivery`.
     {
       name: 'chromium',
-      testIgnore: [/delivery-switch\.spec\.ts$/, /tests\/cluster\//],
+      testIgnore: [/delivery-switch\.spec\.ts$/, /tests\/cluster\//, /tests\/okta\//],
       teardown: 'delivery',
     },
     { name: 'delivery', testMatch: /delivery-switch\.spec\.ts$/ },
@@ -76,9 +80,19 @@ export default defineConfig({
       fullyParallel: false,
       use: { baseURL: CLUSTER_ORIGIN },
     },
+    // The portal in Okta mode (support/okta.ts): the production server with an Okta org stand-in as its org (run in
+    // the worker) and the remotes on static hosts, started by the tests themselves on ports of their own (3400-3410).
+    // One worker: the ports are fixed. Alone: `--project okta`.
+    {
+      name: 'okta',
+      testMatch: /tests\/okta\/.*\.spec\.ts$/,
+      workers: 1,
+      fullyParallel: false,
+      use: { baseURL: OKTA_PORTAL_ORIGIN },
+    },
   ],
   // The production build, started the way the README starts it (`pnpm start` = build + this script).
-  webServer: clusterOnly
+  webServer: ownServersOnly
     ? undefined
     : {
         command: 'node e2e/support/start-fresh.mjs',

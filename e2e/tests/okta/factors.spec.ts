@@ -1,0 +1,212 @@
+// Okta mode: the Security page's factors are Okta's. The authenticator app's secret and QR come from Okta's
+// activation data and a code computed from that secret activates Okta's factor; email is Okta's email factor,
+// activated with the code Okta "sent" (read back through the stand-in's test-only endpoint); step-up verifies
+// against Okta; removing a factor deletes it in Okta.
+import type { APIRequestContext, Page } from '@playwright/test';
+import {
+  expect,
+  OktaAuthenticator,
+  signInWithOkta,
+  test,
+  wrongOktaCode,
+} from '../../support/okta-fixture.js';
+import type { OktaPortal, OktaTestUser } from '../../support/okta.js';
+import { appSwitch, emailSection, emailSwitch, googleSection, logout } from '../security-helpers.js';
+
+// Codes come in 30-second steps and each may be used once.
+test.describe.configure({ timeout: 90_000 });
+
+/** The user's factors as Okta holds them: type and status. */
+function factorsInOkta(okta: OktaPortal, user: OktaTestUser) {
+  return (okta.org.user(user.sub)?.factors ?? []).map((factor) => ({
+    factorType: factor.factorType,
+    provider: factor.provider,
+    status: factor.status,
+  }));
+}
+
+/** The setup key from the 'Enter a Setup Key' dialog (spaces between groups removed). */
+async function readSetupKey(page: Page): Promise<string> {
+  await page.getByRole('button', { name: "Can't scan the QR code?" }).click();
+  const dialog = page.getByRole('dialog', { name: 'Enter a Setup Key' });
+  await expect(dialog).toContainText('Time based');
+  const secret = (await dialog.getByLabel('Setup key').innerText()).replace(/\s+/g, '');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  return secret;
+}
+
+/** An API answer's JSON: the spec's answers are JSON text inside a JSON string, parsed twice. */
+async function jsonOf(response: { json(): Promise<unknown> }): Promise<Record<string, unknown>> {
+  const body = await response.json();
+  return (typeof body === 'string' ? JSON.parse(body) : body) as Record<string, unknown>;
+}
+
+/**
+ * On the Security page: sets up the authenticator app. Checks that the setup key and the QR code's otpauth URI
+ * carry the shared secret of Okta's pending factor, and activates it with a code computed from that secret.
+ */
+async function enrolAuthenticator(
+  page: Page,
+  okta: OktaPortal,
+  user: OktaTestUser,
+): Promise<OktaAuthenticator> {
+  const enrolled = page.waitForResponse(
+    (response) =>
+      response.url().endsWith(`/api/multifactor/googleauth/${user.sub}/enroll`) &&
+      response.request().method() === 'POST',
+  );
+  await expect(appSwitch(page)).toBeEnabled();
+  await appSwitch(page).click();
+  const answer = await enrolled;
+  expect(answer.status()).toBe(200);
+  await expect(page.getByRole('img', { name: 'QR code to scan with Google Authenticator' })).toBeVisible();
+
+  const pending = okta.org
+    .user(user.sub)
+    ?.factors.find((factor) => factor.factorType === 'token:software:totp');
+  expect(pending).toMatchObject({ provider: 'GOOGLE', status: 'PENDING_ACTIVATION' });
+  const sharedSecret = pending?.sharedSecret ?? '';
+  expect(sharedSecret).toMatch(/^[A-Z2-7]+=*$/);
+  // What the page draws the QR code from, and what it shows as the setup key: Okta's shared secret.
+  const qrLink = new URL(String((await jsonOf(answer)).qrLink));
+  expect(qrLink.protocol).toBe('otpauth:');
+  expect(qrLink.searchParams.get('secret')).toBe(sharedSecret);
+  expect(await readSetupKey(page)).toBe(sharedSecret);
+
+  const app = new OktaAuthenticator(sharedSecret);
+  const section = googleSection(page);
+  await section.getByLabel('Verification code').fill(wrongOktaCode(sharedSecret));
+  await section.getByRole('button', { name: 'Verify' }).click();
+  await expect(section.getByRole('alert')).toHaveText('Not a correct verification code');
+  await section.getByLabel('Verification code').fill(await app.code());
+  await section.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByText('Google Authenticator is set up.')).toBeVisible();
+  await expect(section.getByText(/^Added [A-Z][a-z]{2} \d{1,2}, \d{4}$/)).toBeVisible();
+  return app;
+}
+
+/** The newest usable email code Okta "sent" the user after `since` (ms), read through the test-only endpoint. */
+async function emailCodeFromOkta(
+  request: APIRequestContext,
+  okta: OktaPortal,
+  user: OktaTestUser,
+  purpose: 'activation' | 'verification',
+  since: number,
+): Promise<string> {
+  let code = '';
+  await expect(async () => {
+    const response = await request.get(`${okta.org.url}/__test/users/${user.sub}/email-codes`);
+    expect(response.ok()).toBe(true);
+    const codes = (await response.json()) as {
+      code: string;
+      purpose: string;
+      sentAt: string;
+      usable: boolean;
+    }[];
+    const found = codes
+      .filter((sent) => sent.purpose === purpose && sent.usable && Date.parse(sent.sentAt) >= since)
+      .at(-1);
+    expect(found, `an email code (${purpose}) sent to ${user.email}`).toBeDefined();
+    code = found?.code ?? '';
+  }).toPass({ timeout: 10_000 });
+  return code;
+}
+
+/** On the Security page: sets up email with the code Okta sent (a wrong code first). */
+async function enrolEmail(page: Page, request: APIRequestContext, okta: OktaPortal, user: OktaTestUser) {
+  await expect(emailSwitch(page)).toBeEnabled();
+  await emailSwitch(page).click();
+  const section = emailSection(page);
+  const since = Date.now() - 1000;
+  await section.getByRole('button', { name: 'Send Code' }).click();
+  await expect(section.getByRole('button', { name: /^Resend \(\d+s\)$/ })).toBeDisabled();
+  const code = await emailCodeFromOkta(request, okta, user, 'activation', since);
+  expect(factorsInOkta(okta, user)).toContainEqual({
+    factorType: 'email',
+    provider: 'OKTA',
+    status: 'PENDING_ACTIVATION',
+  });
+  await section.getByLabel('Verification code').fill(code === '000000' ? '111111' : '000000');
+  await section.getByRole('button', { name: 'Verify' }).click();
+  await expect(section.getByRole('alert')).toHaveText('Invalid verification code');
+  await section.getByLabel('Verification code').fill(code);
+  await section.getByRole('button', { name: 'Verify' }).click();
+  const enrolled = page.getByRole('region', { name: 'Your Email Factor' });
+  await expect(enrolled.getByText('Verified')).toBeVisible();
+}
+
+test('enrol the authenticator app with a code computed from the shared secret Okta handed out', async ({
+  page,
+  okta,
+  user,
+}) => {
+  await signInWithOkta(page, user, '/security');
+  // A fresh sign-in is the proof a first factor needs in Okta mode: no "Confirm it's you" on the way.
+  await enrolAuthenticator(page, okta, user);
+  await expect(page.getByRole('dialog', { name: "Confirm it's you" })).toHaveCount(0);
+  expect(factorsInOkta(okta, user)).toEqual([
+    { factorType: 'token:software:totp', provider: 'GOOGLE', status: 'ACTIVE' },
+  ]);
+  // The only factor cannot be turned off; a reload shows Okta's factor.
+  await expect(appSwitch(page)).toBeDisabled();
+  await page.reload();
+  await expect(googleSection(page).getByText(/^Added /)).toBeVisible();
+  await expect(appSwitch(page)).toBeChecked();
+});
+
+test('enrol email with the code Okta sent', async ({ page, request, okta, user }) => {
+  await signInWithOkta(page, user, '/security');
+  await enrolEmail(page, request, okta, user);
+  await expect(emailSection(page)).toContainText(/[a-z0-9]\.\.\.\.[a-z0-9]@example\.org/);
+  expect(factorsInOkta(okta, user)).toEqual([{ factorType: 'email', provider: 'OKTA', status: 'ACTIVE' }]);
+});
+
+test('a new sign-in must step up, verified by Okta; then a factor removed is gone from Okta', async ({
+  page,
+  request,
+  okta,
+  user,
+}) => {
+  await signInWithOkta(page, user, '/security');
+  const app = await enrolAuthenticator(page, okta, user);
+  await enrolEmail(page, request, okta, user);
+  expect(factorsInOkta(okta, user)).toHaveLength(2);
+
+  // A new sign-in (a new Okta access token) has not stepped up: the factors are behind the challenge.
+  await logout(page, user.name);
+  await signInWithOkta(page, user, '/security');
+  await expect(page.getByRole('heading', { name: 'Verify to continue' })).toBeVisible();
+  await expect(page.getByText('You will access security information after verification.')).toBeVisible();
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('heading', { name: 'Select a verification method to continue' })).toBeVisible();
+  await page.getByRole('button', { name: 'Verify with Google Authenticator' }).click();
+  await expect(
+    page.getByRole('heading', { name: 'Please check your code on Google Authenticator' }),
+  ).toBeVisible();
+  const input = page.getByLabel('Enter authentication code');
+  await input.fill(wrongOktaCode(app.secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Invalid verification code');
+  await input.fill(await app.code());
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(googleSection(page).getByText(/^Added /)).toBeVisible();
+  const verifications = okta.org
+    .requests()
+    .filter((request) => request.path.startsWith(`/api/v1/users/${user.sub}/factors/`))
+    .filter((request) => request.path.endsWith('/verify'))
+    .map((request) => request.status);
+  expect(verifications).toEqual([403, 200]);
+
+  await googleSection(page).getByRole('button', { name: 'remove' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remove your Google Authenticator account?' });
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText('Google Authenticator was removed.')).toBeVisible();
+  await expect(appSwitch(page)).not.toBeChecked();
+  expect(factorsInOkta(okta, user)).toEqual([{ factorType: 'email', provider: 'OKTA', status: 'ACTIVE' }]);
+
+  // After a reload the page shows Okta's state.
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Your Email Factor' })).toBeVisible();
+  await expect(appSwitch(page)).not.toBeChecked();
+});
