@@ -244,6 +244,7 @@ describe('discovery and keys', () => {
       jwks_uri: `${issuer()}/v1/keys`,
       end_session_endpoint: `${issuer()}/v1/logout`,
       revocation_endpoint: `${issuer()}/v1/revoke`,
+      userinfo_endpoint: `${issuer()}/v1/userinfo`,
       code_challenge_methods_supported: ['S256'],
     });
   });
@@ -294,6 +295,16 @@ describe('sign-in with the authorization code and PKCE', () => {
       amr: ['pwd'],
       auth_time: access.auth_time,
     });
+    const userinfo = await fetch(`${issuer()}/v1/userinfo`, {
+      headers: { authorization: `Bearer ${tokens.access_token}`, origin: CLIENT_ORIGIN },
+    });
+    expect(userinfo.status).toBe(200);
+    expect(userinfo.headers.get('access-control-allow-origin')).toBe(CLIENT_ORIGIN);
+    expect(await userinfo.json()).toMatchObject({ sub: grace.id, given_name: 'Grace', email: grace.login });
+    const anonymous = await fetch(`${issuer()}/v1/userinfo`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toContain('error="invalid_token"');
+
     // The sign-in is Okta's, not Management API traffic: nothing logged or validated as such.
     expect(org().requests().slice(mark)).toEqual([]);
     expect(org().user(grace.id)).toBeDefined();

@@ -10,7 +10,7 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JWK } from 'jose';
+import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import Provider, {
   errors,
   type Adapter,
@@ -290,7 +290,7 @@ export function createAuthorizationServer(
     },
     features: {
       devInteractions: { enabled: false },
-      // oidc-provider's userinfo refuses access tokens with an audience; the shell reads the ID token.
+      // oidc-provider's userinfo refuses access tokens with an audience: /v1/userinfo is served below.
       userinfo: { enabled: false },
       revocation: { enabled: true },
       introspection: { enabled: false },
@@ -389,6 +389,7 @@ export function createAuthorizationServer(
     },
     interactions: { url: (_ctx, interaction) => `${SIGN_IN_PATH}/${interaction.uid}` },
     clientBasedCORS: (_ctx, origin) => origins.includes(origin),
+    discovery: { userinfo_endpoint: `${issuer}${OKTA_ROUTES.userinfo}` },
     renderError: async (ctx, out) => {
       ctx.type = 'html';
       const description = typeof out.error_description === 'string' ? out.error_description : '';
@@ -458,6 +459,38 @@ export function createAuthorizationServer(
     );
   }
 
+  const ownKeys = createLocalJWKSet(publicJwks);
+
+  /** Okta's /v1/userinfo: the user's claims released by the access token's scopes. */
+  async function userinfo(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const [scheme, credential] = (req.headers.authorization ?? '').split(/\s+/, 2);
+    const refuse = () => {
+      res.writeHead(401, {
+        'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The access token is invalid."',
+      });
+      res.end();
+    };
+    if (scheme !== 'Bearer' || !credential) return refuse();
+    let claims: Record<string, unknown>;
+    try {
+      ({ payload: claims } = await jwtVerify(credential, ownKeys, { issuer, audience: DEFAULT_AUDIENCE }));
+    } catch {
+      return refuse();
+    }
+    const user = typeof claims.uid === 'string' ? accounts.find(claims.uid) : undefined;
+    if (!user || user.status !== 'ACTIVE') return refuse();
+    const all = claimsOf(user);
+    const released: Record<string, unknown> = { sub: user.id };
+    const scopes = Array.isArray(claims.scp) ? (claims.scp as unknown[]) : [];
+    for (const scope of scopes) {
+      for (const name of SCOPE_CLAIMS[String(scope)] ?? []) {
+        if (all[name] !== undefined) released[name] = all[name];
+      }
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(JSON.stringify(released));
+  }
+
   async function endpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? '/';
     const path = url.split('?')[0] ?? '/';
@@ -468,6 +501,10 @@ export function createAuthorizationServer(
     if (extraJwks && req.method === 'GET' && path === `${DEFAULT_AUTHORIZATION_SERVER}${OKTA_ROUTES.jwks}`) {
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify({ keys: [...publicJwks.keys, ...extraJwks.keys] }));
+      return;
+    }
+    if (path === `${DEFAULT_AUTHORIZATION_SERVER}${OKTA_ROUTES.userinfo}`) {
+      await userinfo(req, res);
       return;
     }
     if (req.method === 'POST' && path === `${DEFAULT_AUTHORIZATION_SERVER}${OKTA_ROUTES.revocation}`) {
