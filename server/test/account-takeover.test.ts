@@ -220,6 +220,7 @@ describe('row 1: turning on the first factor needs a fresh sign-in or the passwo
       expect(refused.data).toEqual({
         error: "Confirm it's you: enter your password to turn on 2-step verification.",
         code: API_ERROR_CODES.reauthenticationRequired,
+        proof: 'password',
       });
     }
 
@@ -281,6 +282,17 @@ describe('row 1: turning on the first factor needs a fresh sign-in or the passwo
         })
       ).status,
     ).toBe(403);
+  });
+
+  it("embedded: the factors' details say turning off keeps the factor", async () => {
+    const account = await newUser(t.app);
+    const session = await signInSession(t.app, account);
+    for (const factor of ['googleauth', 'email'] as const) {
+      const details = await call(t.app, 'GET', apiPaths.multifactor(factor, account.user.id, 'details'), {
+        token: session.token,
+      });
+      expect(details.data).toEqual({ enrolled: false, enrolledDate: null, turnOff: 'keeps' });
+    }
   });
 
   it('within 5 minutes of signing in nothing more is asked', async () => {

@@ -58,6 +58,13 @@ describe('createApiClient against a real HTTP server', () => {
         response.end(JSON.stringify({ error: 'Sign in again' }));
         return;
       }
+      if (request.url === '/reauthenticate') {
+        response.writeHead(403, { 'Content-Type': 'application/json' });
+        response.end(
+          JSON.stringify({ error: "Confirm it's you", code: 'reauthentication_required', proof: 'sign-in' }),
+        );
+        return;
+      }
       if (request.url === '/refused') {
         response.writeHead(403, { 'Content-Type': 'application/json' });
         response.end(JSON.stringify({ error: 'You may only change your own account' }));
@@ -105,5 +112,15 @@ describe('createApiClient against a real HTTP server', () => {
       .catch((error: unknown) => error);
     expect(isApiError(failure)).toBe(true);
     expect(failure).toMatchObject({ status: 403, message: 'You may only change your own account' });
+    expect((failure as { proof?: unknown }).proof).toBeUndefined();
+  });
+
+  it('carries how a reauthentication_required asks to prove it is the user (proof)', async () => {
+    const client = createApiClient({ baseUrl, getAccessToken: () => 'token-123' });
+    await expect(client.request({ method: 'GET', url: '/reauthenticate' })).rejects.toMatchObject({
+      status: 403,
+      code: 'reauthentication_required',
+      proof: 'sign-in',
+    });
   });
 });

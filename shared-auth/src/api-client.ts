@@ -64,6 +64,7 @@ function refusalOf(response: Response, data: unknown): ApiError {
     response.status,
     body.success ? body.data.code : undefined,
     retryAfterOf(response),
+    body.success ? body.data.proof : undefined,
   );
 }
 

@@ -25,7 +25,18 @@ export interface PortalAuth {
   refreshUser: () => Promise<void>;
   /** The API refused the access token (the session ended elsewhere): the page signs the visitor in again. */
   onSessionEnded?: () => void;
+  /**
+   * A new sign-in at the identity provider, asking for the credentials again even when its session is still
+   * signed in (prompt=login, max_age=0), then back to `returnTo` (a path of this page's origin). The fresh
+   * sign-in is the proof of "Confirm it's you" where the server cannot check passwords (Okta mode). Leaves the
+   * page (a redirect); it rejects when the redirect could not start. Absent where the page's host does not
+   * sign in itself (a mount() without it).
+   */
+  signInAgain?: SignInAgain;
 }
+
+/** Starts a new sign-in that asks for the credentials again, and returns to `returnTo` afterwards. */
+export type SignInAgain = (options: { returnTo: string }) => Promise<void>;
 
 const AuthContext = createContext<PortalAuth | null>(null);
 AuthContext.displayName = 'PortalAuth';

@@ -1,4 +1,11 @@
-export { AuthProvider, useAuth, useApiClient, type PortalAuth, type PortalUser } from './auth-context.js';
+export {
+  AuthProvider,
+  useAuth,
+  useApiClient,
+  type PortalAuth,
+  type PortalUser,
+  type SignInAgain,
+} from './auth-context.js';
 export {
   ApiError,
   createApiClient,

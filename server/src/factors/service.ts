@@ -14,6 +14,7 @@ import {
   type FactorStatus,
   type FactorStatusResponse,
   type GoogleEnrollResponse,
+  type ReauthenticationProof,
 } from 'shared-auth/contract';
 import type { AccountSessions } from '../auth/sessions.js';
 import type { User } from '../directory/directory.js';
@@ -184,7 +185,11 @@ export class FactorService {
   async details(userId: string, type: FactorName): Promise<FactorDetailsResponse> {
     const factor = find(await this.identity.listFactors(userId), type);
     const enrolled = factor?.status === 'ACTIVE' || factor?.status === 'INACTIVE';
-    return { enrolled, enrolledDate: enrolled ? (factor?.enrolledAt ?? null) : null };
+    return {
+      enrolled,
+      enrolledDate: enrolled ? (factor?.enrolledAt ?? null) : null,
+      turnOff: this.identity.factorTurnOff,
+    };
   }
 
   // ---- Step-up grants -------------------------------------------------------------------------------------
@@ -230,11 +235,16 @@ export class FactorService {
     const recentSignIn = actor.signedInAt !== undefined && now - actor.signedInAt <= STEP_UP_TTL_MS;
     if (recentSignIn) return;
     if ((await within.grants.passwordGrantExpiry(actor.user.id, actor.grantKey, now)) !== undefined) return;
+    // A backend that cannot check passwords (Okta) leaves a new sign-in as the only proof: the page says so.
+    const proof: ReauthenticationProof = identity.canCheckPasswords ? 'password' : 'sign-in';
     throw new HttpError(
       403,
-      `${REAUTHENTICATION_REQUIRED_ERROR}: enter your password to turn on 2-step verification.`,
+      proof === 'password'
+        ? `${REAUTHENTICATION_REQUIRED_ERROR}: enter your password to turn on 2-step verification.`
+        : `${REAUTHENTICATION_REQUIRED_ERROR}: sign in again to turn on 2-step verification.`,
       {},
       API_ERROR_CODES.reauthenticationRequired,
+      { proof },
     );
   }
 

@@ -14,6 +14,8 @@ export class HttpError extends Error {
     /** Extra response headers, e.g. WWW-Authenticate on a 401. */
     readonly headers: Record<string, string> = {},
     code?: ApiErrorCode,
+    /** More fields of the answer's body beside `error` and `code` (a reauthentication_required's `proof`). */
+    readonly details: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.code = code ?? defaultErrorCodeOf(statusCode);

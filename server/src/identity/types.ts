@@ -1,4 +1,4 @@
-import type { FactorName } from 'shared-auth/contract';
+import type { FactorName, FactorTurnOff } from 'shared-auth/contract';
 import type { ProfileChanges, User } from '../directory/store.js';
 import type { Storage } from '../storage/index.js';
 
@@ -17,6 +17,18 @@ export type IdentityBackendKind = 'embedded' | 'okta';
  */
 export interface IdentityBackend {
   readonly kind: IdentityBackendKind;
+
+  /**
+   * What `setEnabled(…, false)` does, told to the page with the factors' details (`turnOff`), so its texts say
+   * what happens: 'keeps' (the factor stays set up, turned off) or 'removes' (Okta: gone, to be set up again).
+   */
+  readonly factorTurnOff: FactorTurnOff;
+
+  /**
+   * Whether `verifyPassword` can check the password. When it cannot (Okta), "Confirm it's you" is proven by a new
+   * sign-in only, and the 403 reauthentication_required says so (proof: 'sign-in').
+   */
+  readonly canCheckPasswords: boolean;
 
   /**
    * Present when the backend's data is in the portal's own database (embedded): the backend reading and writing

@@ -24,7 +24,7 @@ export default fp(
         return reply
           .code(error.statusCode)
           .headers(error.headers)
-          .send({ error: error.message, code: error.code });
+          .send({ ...error.details, error: error.message, code: error.code });
       }
       const unavailable = storageUnavailableReason(error);
       if (unavailable !== undefined) {

@@ -53,6 +53,19 @@ describe('classifyFailure', () => {
     expect(isReauthenticationRequired(new ApiError('Forbidden', 403))).toBe(false);
   });
 
+  it('a reauthentication_required says how to prove it: a new sign-in when the server says so, else the password', () => {
+    const code = API_ERROR_CODES.reauthenticationRequired;
+    expect(classifyFailure(new ApiError('x', 403, code, undefined, 'sign-in'))).toEqual({
+      kind: 'reauthentication_required',
+      message: 'x',
+      proof: 'sign-in',
+    });
+    expect(classifyFailure(new ApiError('x', 403, code, undefined, 'password'))).toMatchObject({
+      proof: 'password',
+    });
+    expect(classifyFailure(new ApiError('x', 403, code))).toMatchObject({ proof: 'password' });
+  });
+
   it('a 400 wrong code, by its code or the spec text; other refusals and failures apart', () => {
     expect(classifyFailure(new ApiError(INVALID_CODE_ERROR, 400)).kind).toBe('invalid_code');
     expect(classifyFailure(new ApiError('Wrong', 400, 'invalid_code')).kind).toBe('invalid_code');

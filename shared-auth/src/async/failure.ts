@@ -1,10 +1,11 @@
-import { isApiError, type ApiErrorCode } from 'shared-auth';
+import { isApiError, type ApiErrorCode, type ReauthenticationProof } from 'shared-auth';
 
 /**
  * What a failed call means to a page, decided once for every remote:
  * - throttled: 429; the server's text says how long to wait (Retry-After), and the user may try again after it;
  * - step_up_required: 403; the page runs the step-up screens, then the call again;
- * - reauthentication_required: 403; "Confirm it's you", then the call again;
+ * - reauthentication_required: 403; "Confirm it's you" (the password, or a new sign-in: `proof`), then the call
+ *   again;
  * - invalid_code: 400; the code entered was not accepted;
  * - refused: any other 4xx; the server's text is for the user;
  * - failed: a 5xx, no answer, or an answer the client could not read; the page's error view.
@@ -12,7 +13,7 @@ import { isApiError, type ApiErrorCode } from 'shared-auth';
 export type CallFailure =
   | { kind: 'throttled'; message: string; retryAfterSeconds: number | undefined }
   | { kind: 'step_up_required'; message: string }
-  | { kind: 'reauthentication_required'; message: string }
+  | { kind: 'reauthentication_required'; message: string; proof: ReauthenticationProof }
   | { kind: 'invalid_code'; message: string }
   | { kind: 'refused'; status: number; message: string }
   | { kind: 'failed'; status: number; message: string };
@@ -33,6 +34,11 @@ const INVALID_CODE_TEXT = 'ERROR: invalid code';
 function retryAfterOf(error: object): number | undefined {
   const value = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.ceil(value) : undefined;
+}
+
+/** How the refusal asks the user to prove it is them; a server (or shell) from before `proof`: the password. */
+function proofOf(error: object): ReauthenticationProof {
+  return (error as { proof?: unknown }).proof === 'sign-in' ? 'sign-in' : 'password';
 }
 
 /** "Try again in 45 seconds" / "in 2 minutes": the wait as the server's own texts say it. */
@@ -69,7 +75,7 @@ export function classifyFailure(error: unknown): CallFailure {
     status === 403 &&
     (code === REAUTHENTICATION_REQUIRED || message.startsWith(REAUTHENTICATION_REQUIRED_TEXT))
   )
-    return { kind: 'reauthentication_required', message };
+    return { kind: 'reauthentication_required', message, proof: proofOf(error) };
   if (status === 400 && (code === INVALID_CODE || message === INVALID_CODE_TEXT))
     return { kind: 'invalid_code', message };
   if (status >= 400 && status < 500) return { kind: 'refused', status, message };

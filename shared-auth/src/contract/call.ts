@@ -41,12 +41,16 @@ export const COMMON_ERRORS = [
   'internalError',
 ] as const satisfies readonly ApiErrorName[];
 
-/** Refusals any signed-in call may answer: the token, the `{sub}`, and (Okta mode) the account's creation. */
+/**
+ * Refusals any signed-in call may answer: the token, the `{sub}`, and the identity backend behind every one of
+ * them (the caller's account is read from it): in Okta mode Okta failing (502) or unreachable or rate-limited
+ * (503, with Retry-After).
+ */
 export const SIGNED_IN_ERRORS = [
   'unauthorized',
   'forbiddenSub',
-  'tokenWithoutEmail',
-  'emailInUse',
+  'upstreamFailed',
+  'serviceUnavailable',
 ] as const satisfies readonly ApiErrorName[];
 
 /** Every refusal a call may answer, with its status and code. */

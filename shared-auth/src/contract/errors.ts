@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { reauthenticationProofSchema, type ReauthenticationProof } from './stepup.js';
 
 /**
  * Every refusal of the API: its HTTP status and the stable machine `code` it carries beside the human `error`
@@ -29,9 +30,9 @@ export const API_ERRORS = {
   rateLimited: { status: 429, code: 'rate_limited' },
   /** 500: anything not foreseen (for the password change, the spec's generic text). */
   internalError: { status: 500, code: 'internal_error' },
-  /** 502: a service the API depends on failed (the verification email could not be sent). */
+  /** 502: a service the API depends on failed (the verification email could not be sent, Okta answered an error). */
   upstreamFailed: { status: 502, code: 'upstream_failed' },
-  /** 503, of another kind than storage; Retry-After when known. */
+  /** 503, of another kind than storage (Okta unreachable or rate-limited); Retry-After when known. */
   serviceUnavailable: { status: 503, code: 'service_unavailable' },
   /** 503: the database cannot take the request right now; Retry-After says when to try again. */
   storageUnavailable: { status: 503, code: 'storage_unavailable' },
@@ -39,15 +40,14 @@ export const API_ERRORS = {
   // ---- Signed-in account ----------------------------------------------------------------------------------
   /** 403: federated users' password and security belong to their home identity provider (spec section 6). */
   federatedUser: { status: 403, code: 'federated_user' },
-  /** 403 (Okta mode): the token carries no email to create the account with. */
-  tokenWithoutEmail: { status: 403, code: 'token_without_email' },
-  /** 409 (Okta mode): another account already uses the token's email. */
-  emailInUse: { status: 409, code: 'email_in_use' },
 
   // ---- Step-up and factors --------------------------------------------------------------------------------
   /** 403: verify with a 2-step factor first (the step-up screens), then retry. */
   stepUpRequired: { status: 403, code: 'step_up_required' },
-  /** 403: turning on the first factor needs a recent sign-in or the password again ("Confirm it's you"). */
+  /**
+   * 403: turning on the first factor needs a recent sign-in or the password again ("Confirm it's you"); `proof`
+   * says which (reauthenticationProofSchema).
+   */
   reauthenticationRequired: { status: 403, code: 'reauthentication_required' },
   /** 400: a wrong (or used, or expired) verification code: the spec's 'ERROR: invalid code'. */
   invalidCode: { status: 400, code: 'invalid_code' },
@@ -120,7 +120,12 @@ export function defaultErrorCodeOf(status: number): ApiErrorCode {
  * Every refusal of the API has this shape; the spec's clients read `error`. `code` stays any text here, so a
  * client keeps working with a server that adds codes it does not know yet (or sends none, as the spec's does).
  */
-export const errorResponseSchema = z.object({ error: z.string(), code: z.string().optional() });
+export const errorResponseSchema = z.object({
+  error: z.string(),
+  code: z.string().optional(),
+  /** reauthentication_required only: how to prove it is the user. Any other value is ignored. */
+  proof: reauthenticationProofSchema.optional().catch(undefined),
+});
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 /** A refusal or failure of an API call, carrying the server's `error` text when it sent one. */
@@ -134,6 +139,8 @@ export class ApiError extends Error {
     readonly code?: string,
     /** The wait a 429 or 503 asked for (its Retry-After header, in seconds), when the browser could read it. */
     readonly retryAfterSeconds?: number,
+    /** A reauthentication_required refusal's way to prove it is the user, when the server said. */
+    readonly proof?: ReauthenticationProof,
   ) {
     super(message);
   }

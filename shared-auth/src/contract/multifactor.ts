@@ -12,10 +12,23 @@ export const googleEnrollResponseSchema = z.object({
 });
 export type GoogleEnrollResponse = z.infer<typeof googleEnrollResponseSchema>;
 
-/** GET …/details: whether the factor is enrolled (activated) and since when (ISO date, null if not). */
+/**
+ * What turning a factor off (opt-out) does to it, as the server's identity backend decides:
+ * - keeps: the factor stays set up, turned off, and opt-in turns it back on (the spec; the embedded backend);
+ * - removes: the factor is removed from the account, and turning it on again means setting it up again (Okta:
+ *   its Management API has no "off" for one factor, so off is a removal there).
+ */
+export const factorTurnOffSchema = z.enum(['keeps', 'removes']);
+export type FactorTurnOff = z.infer<typeof factorTurnOffSchema>;
+
+/**
+ * GET …/details: whether the factor is enrolled (activated) and since when (ISO date, null if not), and what
+ * turning it off does (`turnOff`; a server of the spec sends none, which means 'keeps').
+ */
 export const factorDetailsResponseSchema = z.object({
   enrolled: z.boolean(),
   enrolledDate: z.string().nullable(),
+  turnOff: factorTurnOffSchema.optional(),
 });
 export type FactorDetailsResponse = z.infer<typeof factorDetailsResponseSchema>;
 

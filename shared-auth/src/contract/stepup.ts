@@ -81,5 +81,15 @@ export type ReauthenticateBody = z.infer<typeof reauthenticateBodySchema>;
 /** The start of the `error` text of a 403 that asks for the password again before the first factor. */
 export const REAUTHENTICATION_REQUIRED_ERROR = "Confirm it's you";
 
+/**
+ * How "Confirm it's you" is proven, carried as `proof` by the 403 reauthentication_required:
+ * - password: the account's password again (reauthenticate), or a new sign-in;
+ * - sign-in: only a new sign-in at the identity provider (its auth_time within the last 5 minutes), for a
+ *   backend that cannot check passwords (Okta: reauthenticate answers 409 no_local_password there).
+ * A server of the spec sends none, which means 'password'.
+ */
+export const reauthenticationProofSchema = z.enum(['password', 'sign-in']);
+export type ReauthenticationProof = z.infer<typeof reauthenticationProofSchema>;
+
 /** The `error` text of a wrong password at reauthenticate (400). */
 export const REAUTHENTICATION_WRONG_PASSWORD_ERROR = 'The password is not correct.';

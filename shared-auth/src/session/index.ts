@@ -3,10 +3,12 @@ export { mountClaimsOf, userFromClaims, type IdTokenClaims } from './claims.js';
 export { getIsFederated, useIsFederated } from './federated.js';
 export {
   accessTokenGetterOf,
+  createSignInAgain,
   createSignOut,
   renewUserClaims,
   SIGN_OUT_FAILED,
   SignOutError,
+  type SignInAgainClient,
   type SignOutClient,
 } from './oidc-client.js';
 export { CALLBACK_PATH, oidcOptions, PORTAL_SCOPES, type OidcOptions } from './oidc.js';

@@ -1,4 +1,10 @@
-import { accessTokenGetterOf, createSignOut, renewUserClaims, SignOutError } from './oidc-client.js';
+import {
+  accessTokenGetterOf,
+  createSignInAgain,
+  createSignOut,
+  renewUserClaims,
+  SignOutError,
+} from './oidc-client.js';
 
 interface Tokens {
   idToken?: { idToken: string };
@@ -73,5 +79,20 @@ describe('renewUserClaims', () => {
     await expect(renewUserClaims(client)).rejects.toThrow('Failed to fetch');
     expect(client.tokenManager.setTokens).not.toHaveBeenCalled();
     expect(accessTokenGetterOf(client)()).toBe('at');
+  });
+});
+
+describe('createSignInAgain', () => {
+  it('asks the provider for the credentials again (prompt=login, max_age=0) and comes back to returnTo', async () => {
+    const signInWithRedirect = jest.fn(() => Promise.resolve());
+    await createSignInAgain({ signInWithRedirect })({ returnTo: '/security' });
+    expect(signInWithRedirect).toHaveBeenCalledWith({ originalUri: '/security', prompt: 'login', maxAge: 0 });
+  });
+
+  it('rejects when the redirect cannot start (the provider unreachable)', async () => {
+    const signInWithRedirect = jest.fn(() => Promise.reject(new Error('unreachable')));
+    await expect(createSignInAgain({ signInWithRedirect })({ returnTo: '/security' })).rejects.toThrow(
+      'unreachable',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import type { SignInAgain } from '../auth-context.js';
 import type { AccessTokenGetter } from '../api-client.js';
 
 // The parts of the portal's OpenID client (okta-auth-js's OktaAuth) the session uses, by shape: shared-auth does
@@ -61,5 +62,21 @@ export function createSignOut<T>(
     } catch (cause) {
       throw new SignOutError(SIGN_OUT_FAILED, { cause });
     }
+  };
+}
+
+/** The part of the OpenID client a new sign-in needs (okta-auth-js's signInWithRedirect). */
+export interface SignInAgainClient {
+  signInWithRedirect(options: { originalUri: string; prompt: 'login'; maxAge: 0 }): Promise<unknown>;
+}
+
+/**
+ * PortalAuth.signInAgain over the portal's OpenID client: a new authorization request that makes the provider ask
+ * for the credentials again even while its session is signed in (prompt=login, max_age=0), so the new tokens'
+ * auth_time is now; the sign-in return route then restores `returnTo`. A redirect that cannot start rejects.
+ */
+export function createSignInAgain(client: SignInAgainClient): SignInAgain {
+  return async ({ returnTo }) => {
+    await client.signInWithRedirect({ originalUri: returnTo, prompt: 'login', maxAge: 0 });
   };
 }

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { createApiClient, type AccessTokenGetter } from '../api-client.js';
-import type { PortalAuth } from '../auth-context.js';
+import type { PortalAuth, SignInAgain } from '../auth-context.js';
 import { userFromClaims, type IdTokenClaims } from './claims.js';
 import { useIsFederated } from './federated.js';
 
@@ -14,6 +14,8 @@ export interface SessionSource {
   /** Renews the ID token after the user changed their claims; none: nothing to renew. */
   refreshUser?: () => Promise<void>;
   onSessionEnded?: () => void;
+  /** A new sign-in asking for the credentials again (PortalAuth.signInAgain); none where the host has none. */
+  signInAgain?: SignInAgain;
   /** Known already (an integrator passed it); left out, the API is asked. */
   isFederated?: boolean;
 }
@@ -31,6 +33,7 @@ export function useSignedInSession({
   flagBaseUrl,
   refreshUser = noRefresh,
   onSessionEnded,
+  signInAgain,
   isFederated: known,
 }: SessionSource): PortalAuth | undefined {
   const user = useMemo(() => userFromClaims(claims), [claims]);
@@ -52,7 +55,8 @@ export function useSignedInSession({
             flagBaseUrl,
             refreshUser,
             ...(onSessionEnded ? { onSessionEnded } : {}),
+            ...(signInAgain ? { signInAgain } : {}),
           },
-    [user, isFederated, getAccessToken, apiBaseUrl, flagBaseUrl, refreshUser, onSessionEnded],
+    [user, isFederated, getAccessToken, apiBaseUrl, flagBaseUrl, refreshUser, onSessionEnded, signInAgain],
   );
 }

@@ -5,6 +5,7 @@ import { App, WaitDialog } from 'shared-ui';
 import {
   accessTokenGetterOf,
   AuthProvider,
+  createSignInAgain,
   createSignOut,
   renewUserClaims,
   useSignedInSession,
@@ -32,6 +33,8 @@ export function SignedInPortal({ settings }: { settings: Settings }) {
       // in another browser). Dropping the tokens sends the visitor to sign-in (RequireAuth) and back to this page.
       onSessionEnded: () => oktaAuth.tokenManager.clear(),
       signOut: createSignOut(oktaAuth),
+      // "Confirm it's you" by a new sign-in (Okta mode): the sign-in return route restores the page afterwards.
+      signInAgain: createSignInAgain(oktaAuth),
     }),
     [oktaAuth],
   );

@@ -55,6 +55,8 @@ function alreadySetUp(type: FactorName): HttpError {
  */
 export class EmbeddedIdentity implements IdentityBackend {
   readonly kind = 'embedded' as const;
+  readonly factorTurnOff = 'keeps' as const;
+  readonly canCheckPasswords = true;
   private readonly storage: Storage;
   private readonly directory: Directory;
   private readonly factors: FactorStore;

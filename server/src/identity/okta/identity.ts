@@ -149,6 +149,9 @@ function requireId(userId: string): string {
 
 export class OktaIdentity implements IdentityBackend {
   readonly kind = 'okta' as const;
+  // The Management API has no "off" for one factor (setEnabled removes it), and cannot check a password.
+  readonly factorTurnOff = 'removes' as const;
+  readonly canCheckPasswords = false;
   private readonly federatedAttribute: string | undefined;
   private readonly users: UserCache;
 
