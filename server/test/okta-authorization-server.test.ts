@@ -319,10 +319,12 @@ describe('sign-in with the authorization code and PKCE', () => {
     expect(refused.status).toBe(401);
     expect(alertOf(refused.html)).toBe(SIGN_IN_REFUSED);
     expect(SIGN_IN_REFUSED).toBe('Unable to sign in');
-    // The same text for a login the org does not know.
+    // The same text for a login the org does not know, and for the user id in place of the login.
     expect(alertOf((await submit(a, form, 'nobody@customer.example', PASSWORD)).html)).toBe(SIGN_IN_REFUSED);
+    expect(alertOf((await submit(a, form, grace.id, PASSWORD)).html)).toBe(SIGN_IN_REFUSED);
 
-    const accepted = await submit(a, form, grace.login, PASSWORD);
+    // The login in any case.
+    const accepted = await submit(a, form, grace.login.toUpperCase(), PASSWORD);
     expect(accepted.code).toBeDefined();
   });
 

@@ -443,7 +443,9 @@ export function createAuthorizationServer(
     const form = await readForm(req);
     const username = (form.get('username') ?? '').trim();
     const password = form.get('password') ?? '';
-    const user = username === '' ? undefined : accounts.find(username);
+    const found = username === '' ? undefined : accounts.find(username);
+    // The username is the login (any case), never the user id.
+    const user = String(found?.profile.login).toLowerCase() === username.toLowerCase() ? found : undefined;
     // One answer for every refusal, as Okta's widget gives: it tells nothing about which part was wrong.
     if (!user || user.status !== 'ACTIVE' || !accounts.passwordMatches(user.id, password)) {
       sendHtml(res, 401, signInPage(path, SIGN_IN_REFUSED, username));
