@@ -9,7 +9,8 @@ const conditions = ['portal-source'];
  * The whole suite runs twice, once per storage: project `sqlite` (the embedded default) and project `postgres`
  * (test/helpers.ts startApp gives each app a fresh PostgreSQL database; see test/support/postgres.ts). One
  * PostgreSQL serves the run: the global setup starts it (or uses TEST_DATABASE_URL) for both projects.
- * `vitest run --project sqlite` runs one of them.
+ * `vitest run --project sqlite` runs one of them. Both run the contract suite (test/contract/**) against the
+ * embedded identity backend; project `okta` runs only the contract suite, against the Okta org stand-in.
  */
 function project(storage: 'sqlite' | 'postgres') {
   return {
@@ -29,11 +30,29 @@ function project(storage: 'sqlite' | 'postgres') {
   };
 }
 
+/**
+ * The contract suite (test/contract/**, the same tests as the embedded projects run) with the okta identity
+ * backend against the Okta org stand-in (test/contract/backend.ts reads PORTAL_TEST_IDENTITY), on SQLite storage:
+ * in Okta mode the portal keeps only grants, throttles and notices, whichever storage holds them.
+ */
+function oktaContractProject() {
+  const sqlite = project('sqlite');
+  return {
+    ...sqlite,
+    test: {
+      ...sqlite.test,
+      name: 'okta',
+      include: ['test/contract/**/*.test.ts'],
+      env: { PORTAL_TEST_STORAGE: 'sqlite', PORTAL_TEST_IDENTITY: 'okta' },
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
     globalSetup: ['test/support/postgres-global-setup.ts'],
-    projects: [project('sqlite'), project('postgres')],
+    projects: [project('sqlite'), project('postgres'), oktaContractProject()],
   },
 });
