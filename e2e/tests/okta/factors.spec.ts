@@ -11,7 +11,14 @@ import {
   wrongOktaCode,
 } from '../../support/okta-fixture.js';
 import type { OktaPortal, OktaTestUser } from '../../support/okta.js';
-import { appSwitch, emailSection, emailSwitch, googleSection, logout } from '../security-helpers.js';
+import {
+  appSwitch,
+  emailSection,
+  emailSwitch,
+  googleSection,
+  logout,
+  waitForResendWindow,
+} from '../security-helpers.js';
 
 // Codes come in 30-second steps and each may be used once.
 test.describe.configure({ timeout: 90_000 });
@@ -93,8 +100,8 @@ async function emailCodeFromOkta(
   user: OktaTestUser,
   purpose: 'activation' | 'verification',
   since: number,
-): Promise<string> {
-  let code = '';
+): Promise<{ code: string; sentAt: string }> {
+  let code = { code: '', sentAt: '' };
   await expect(async () => {
     const response = await request.get(`${okta.org.url}/__test/users/${user.sub}/email-codes`);
     expect(response.ok()).toBe(true);
@@ -108,20 +115,28 @@ async function emailCodeFromOkta(
       .filter((sent) => sent.purpose === purpose && sent.usable && Date.parse(sent.sentAt) >= since)
       .at(-1);
     expect(found, `an email code (${purpose}) sent to ${user.email}`).toBeDefined();
-    code = found?.code ?? '';
+    code = { code: found?.code ?? '', sentAt: found?.sentAt ?? '' };
   }).toPass({ timeout: 10_000 });
   return code;
 }
 
-/** On the Security page: sets up email with the code Okta sent (a wrong code first). */
-async function enrolEmail(page: Page, request: APIRequestContext, okta: OktaPortal, user: OktaTestUser) {
+/**
+ * On the Security page: sets up email with the code Okta sent (a wrong code first). Returns when Okta sent it (the
+ * portal allows one email send per user every 30 seconds).
+ */
+async function enrolEmail(
+  page: Page,
+  request: APIRequestContext,
+  okta: OktaPortal,
+  user: OktaTestUser,
+): Promise<{ date: string }> {
   await expect(emailSwitch(page)).toBeEnabled();
   await emailSwitch(page).click();
   const section = emailSection(page);
   const since = Date.now() - 1000;
   await section.getByRole('button', { name: 'Send Code' }).click();
   await expect(section.getByRole('button', { name: /^Resend \(\d+s\)$/ })).toBeDisabled();
-  const code = await emailCodeFromOkta(request, okta, user, 'activation', since);
+  const { code, sentAt } = await emailCodeFromOkta(request, okta, user, 'activation', since);
   expect(factorsInOkta(okta, user)).toContainEqual({
     factorType: 'email',
     provider: 'OKTA',
@@ -134,6 +149,7 @@ async function enrolEmail(page: Page, request: APIRequestContext, okta: OktaPort
   await section.getByRole('button', { name: 'Verify' }).click();
   const enrolled = page.getByRole('region', { name: 'Your Email Factor' });
   await expect(enrolled.getByText('Verified')).toBeVisible();
+  return { date: sentAt };
 }
 
 test('enrol the authenticator app with a code computed from the shared secret Okta handed out', async ({
@@ -162,41 +178,75 @@ test('enrol email with the code Okta sent', async ({ page, request, okta, user }
   expect(factorsInOkta(okta, user)).toEqual([{ factorType: 'email', provider: 'OKTA', status: 'ACTIVE' }]);
 });
 
-test('a new sign-in must step up, verified by Okta; then a factor removed is gone from Okta', async ({
+test('a new sign-in must step up, verified by Okta (authenticator app, email); then a removed factor is gone from Okta', async ({
   page,
+  browser,
   request,
   okta,
   user,
 }) => {
   await signInWithOkta(page, user, '/security');
+  const emailSent = await enrolEmail(page, request, okta, user);
   const app = await enrolAuthenticator(page, okta, user);
-  await enrolEmail(page, request, okta, user);
   expect(factorsInOkta(okta, user)).toHaveLength(2);
+  const verifications = () =>
+    okta.org
+      .requests()
+      .filter((sent) => sent.path.startsWith(`/api/v1/users/${user.sub}/factors/`))
+      .filter((sent) => sent.path.endsWith('/verify'))
+      .map((sent) => sent.status);
 
-  // A new sign-in (a new Okta access token) has not stepped up: the factors are behind the challenge.
+  // Another browser's new sign-in (a new Okta access token) has not stepped up: the factors are behind the
+  // challenge, passed with the authenticator app's code, checked by Okta.
+  const other = await browser.newContext();
+  try {
+    const second = await other.newPage();
+    await signInWithOkta(second, user, '/security');
+    await expect(second.getByRole('heading', { name: 'Verify to continue' })).toBeVisible();
+    await expect(second.getByText('You will access security information after verification.')).toBeVisible();
+    await second.getByRole('button', { name: 'Verify' }).click();
+    await expect(
+      second.getByRole('heading', { name: 'Select a verification method to continue' }),
+    ).toBeVisible();
+    await second.getByRole('button', { name: 'Verify with Google Authenticator' }).click();
+    await expect(
+      second.getByRole('heading', { name: 'Please check your code on Google Authenticator' }),
+    ).toBeVisible();
+    const input = second.getByLabel('Enter authentication code');
+    await input.fill(wrongOktaCode(app.secret));
+    await second.getByRole('button', { name: 'Verify' }).click();
+    await expect(second.getByRole('alert')).toHaveText('Invalid verification code');
+    await input.fill(await app.code());
+    await second.getByRole('button', { name: 'Verify' }).click();
+    await expect(googleSection(second).getByText(/^Added /)).toBeVisible();
+    expect(verifications()).toEqual([403, 200]);
+  } finally {
+    await other.close();
+  }
+
+  // This browser signs in again and steps up by email: Okta sends the code (a verify without passCode).
   await logout(page, user.name);
   await signInWithOkta(page, user, '/security');
-  await expect(page.getByRole('heading', { name: 'Verify to continue' })).toBeVisible();
-  await expect(page.getByText('You will access security information after verification.')).toBeVisible();
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page.getByRole('heading', { name: 'Select a verification method to continue' })).toBeVisible();
-  await page.getByRole('button', { name: 'Verify with Google Authenticator' }).click();
+  await page.getByRole('button', { name: 'Verify with Email' }).click();
   await expect(
-    page.getByRole('heading', { name: 'Please check your code on Google Authenticator' }),
+    page.getByText(/^An authentication code will be sent to .\.\.\.\..@example\.org\.$/),
   ).toBeVisible();
-  const input = page.getByLabel('Enter authentication code');
-  await input.fill(wrongOktaCode(app.secret));
+  await waitForResendWindow(emailSent);
+  const since = Date.now() - 1000;
+  await page.getByRole('button', { name: 'Send authentication code' }).click();
+  await expect(
+    page.getByRole('button', { name: /^Authentication code sent to .\.\.\.\..@example\.org$/ }),
+  ).toBeDisabled();
+  const { code } = await emailCodeFromOkta(request, okta, user, 'verification', since);
+  await page.getByLabel('Enter authentication code').fill(code === '000000' ? '111111' : '000000');
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Invalid verification code');
-  await input.fill(await app.code());
+  await expect(page.getByRole('alert')).toHaveText('Invalid authentication code');
+  await page.getByLabel('Enter authentication code').fill(code);
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(googleSection(page).getByText(/^Added /)).toBeVisible();
-  const verifications = okta.org
-    .requests()
-    .filter((request) => request.path.startsWith(`/api/v1/users/${user.sub}/factors/`))
-    .filter((request) => request.path.endsWith('/verify'))
-    .map((request) => request.status);
-  expect(verifications).toEqual([403, 200]);
+  await expect(page.getByRole('region', { name: 'Your Email Factor' })).toBeVisible();
+  // The challenge (no passCode), the wrong code, the right one.
+  expect(verifications()).toEqual([403, 200, 200, 403, 200]);
 
   await googleSection(page).getByRole('button', { name: 'remove' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove your Google Authenticator account?' });
