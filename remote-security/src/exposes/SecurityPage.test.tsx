@@ -28,10 +28,11 @@ function challenge(challengeUser: boolean, activeFactorsData: ChallengeResponse[
   stepUp.getChallenge.mockResolvedValue({ challengeUser, activeFactorsData });
 }
 
-function details(google: boolean, email: boolean) {
+/** The factors' details; `turnOff: 'removes'` as the server says in Okta mode. */
+function details(google: boolean, email: boolean, turnOff?: 'keeps' | 'removes') {
   api.getDetails.mockImplementation(async (_client, factor) => {
     const enrolled = factor === 'googleAuth' ? google : email;
-    return { enrolled, enrolledDate: enrolled ? DATE : null };
+    return { enrolled, enrolledDate: enrolled ? DATE : null, ...(turnOff ? { turnOff } : {}) };
   });
 }
 
@@ -689,5 +690,157 @@ describe("Confirm it's you (the first factor needs the password again)", () => {
     expect(api.activate).toHaveBeenLastCalledWith(expect.anything(), 'googleAuth', '00u1alice', '123456', {
       signal: expect.any(AbortSignal),
     });
+  });
+});
+
+describe('Okta mode: turning off removes, and "Confirm it\'s you" is a new sign-in', () => {
+  const SIGN_IN_TEXT =
+    'For your security, you need to sign in again to turn on 2-step verification. You will come back to this page afterwards.';
+  const signInRequired = () =>
+    new ApiError(
+      "Confirm it's you: sign in again to turn on 2-step verification.",
+      403,
+      'reauthentication_required',
+      undefined,
+      'sign-in',
+    );
+  const confirmDialog = () => screen.findByRole('dialog', { name: "Confirm it's you" });
+
+  async function switchOn(name: 'Verification with Authenticator app' | 'Verification with email') {
+    const control = await screen.findByRole('switch', { name });
+    await waitFor(() => expect(control).toBeEnabled());
+    await userEvent.click(control);
+    return control;
+  }
+
+  it("turning the app off: the spec's title, a text that says it is removed; then it is not set up, the count down by 1", async () => {
+    challenge(false);
+    details(true, true, 'removes');
+    api.optOut.mockResolvedValue({ status: 'NOT_ENROLLED', enrolledDate: null });
+    renderPage();
+    const gaSwitch = await switchOn('Verification with Authenticator app');
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Turn off verification with Authenticator app?',
+    });
+    expect(dialog).toHaveTextContent(
+      "Turning it off removes your Authenticator app from your account in your organisation's sign-in. You can set it up again at any time.",
+    );
+    expect(dialog).not.toHaveTextContent(/will not be removed|turn it back on/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Verification with Authenticator app is turned off.')).toBeInTheDocument();
+    expect(gaSwitch).not.toBeChecked();
+    const google = await region('Google Authenticator');
+    expect(within(google).queryByText(/^Added/)).not.toBeInTheDocument();
+    // One active factor left: email cannot be turned off, nothing can be removed.
+    expect(screen.getByRole('switch', { name: 'Verification with email' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'remove' })).not.toBeInTheDocument();
+
+    // Switched on again, it is set up again (not opt-in): the enrolment starts.
+    api.enrollGoogle.mockReturnValue(new Promise(() => undefined));
+    await userEvent.click(gaSwitch);
+    await waitFor(() => expect(api.enrollGoogle).toHaveBeenCalledTimes(1));
+    expect(api.optIn).not.toHaveBeenCalled();
+  });
+
+  it('turning email off says it is removed from the sign-in', async () => {
+    challenge(false);
+    details(true, true, 'removes');
+    renderPage();
+    await userEvent.click(await enabledEmailSwitch());
+    const dialog = await screen.findByRole('dialog', { name: 'Turn off verification with email?' });
+    expect(dialog).toHaveTextContent(
+      "Verification codes by email will no longer be available when you sign in: turning it off removes email from your account in your organisation's sign-in. Your Authenticator app option stays, and you can set up email again at any time.",
+    );
+  });
+
+  it("the spec's texts where the server keeps a factor that is turned off", async () => {
+    challenge(false);
+    details(true, true, 'keeps');
+    renderPage();
+    await switchOn('Verification with Authenticator app');
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Turn off verification with Authenticator app?',
+    });
+    expect(dialog).toHaveTextContent(
+      'Your Authenticator app option will not be removed. You can turn it back on at any time.',
+    );
+  });
+
+  it("proof 'sign-in': no password field, 'Sign in again' starts a new sign-in that comes back to this page", async () => {
+    challenge(false, {});
+    details(false, false, 'removes');
+    api.enrollGoogle.mockRejectedValue(signInRequired());
+    const signInAgain = jest.fn(() => new Promise<void>(() => undefined));
+    renderPage({ signInAgain });
+    await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    expect(dialog).toHaveTextContent(SIGN_IN_TEXT);
+    expect(within(dialog).queryByLabelText('Password')).not.toBeInTheDocument();
+    const button = within(dialog).getByRole('button', { name: 'Sign in again' });
+    await waitFor(() => expect(button).toHaveFocus());
+    await userEvent.click(button);
+    expect(signInAgain).toHaveBeenCalledWith({ returnTo: window.location.pathname });
+    expect(reauthenticateMock).not.toHaveBeenCalled();
+  });
+
+  it('a sign-in that cannot start says so, and can be tried again; Cancel leaves the factor off', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    challenge(false, {});
+    details(true, false, 'removes');
+    api.optIn.mockRejectedValue(signInRequired());
+    const signInAgain = jest.fn(() => Promise.reject(new Error('unreachable')));
+    renderPage({ signInAgain });
+    const gaSwitch = await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign in again' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'The sign-in service could not be reached. Please try again.',
+    );
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign in again' }));
+    await waitFor(() => expect(signInAgain).toHaveBeenCalledTimes(2));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: "Confirm it's you" })).not.toBeInTheDocument(),
+    );
+    expect(gaSwitch).not.toBeChecked();
+    expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+  });
+
+  it('a password check answered 409 no_local_password (an older server) turns into the sign-in-again view', async () => {
+    challenge(false, {});
+    details(false, false);
+    api.enrollGoogle.mockRejectedValue(
+      new ApiError(
+        "Confirm it's you: enter your password to turn on 2-step verification.",
+        403,
+        'reauthentication_required',
+      ),
+    );
+    reauthenticateMock.mockRejectedValue(
+      new ApiError('This account has no password here.', 409, 'no_local_password'),
+    );
+    const signInAgain = jest.fn(() => new Promise<void>(() => undefined));
+    renderPage({ signInAgain });
+    await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Wonderland-42{Enter}');
+    expect(await within(dialog).findByRole('button', { name: 'Sign in again' })).toBeInTheDocument();
+    expect(dialog).toHaveTextContent(SIGN_IN_TEXT);
+    expect(within(dialog).queryByLabelText('Password')).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Verify to continue' })).not.toBeInTheDocument();
+  });
+
+  it("where the page's host offers no new sign-in, the dialog says how to do it by hand", async () => {
+    challenge(false, {});
+    details(false, false, 'removes');
+    api.enrollGoogle.mockRejectedValue(signInRequired());
+    renderPage();
+    await switchOn('Verification with Authenticator app');
+    const dialog = await confirmDialog();
+    expect(dialog).toHaveTextContent(
+      'For your security, you need to sign in again to turn on 2-step verification: sign out, sign in, and come back to this page.',
+    );
+    expect(within(dialog).queryByRole('button', { name: 'Sign in again' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
 import { Button, Flex, Modal } from 'shared-ui';
 import type { ConfirmDialog as Dialog } from '../model/factorsReducer.js';
-import { DIALOGS } from './texts.js';
+import { DIALOGS, TURN_OFF_REMOVES_TEXTS } from './texts.js';
 
 interface ConfirmDialogProps {
   dialog: Dialog;
@@ -8,9 +8,16 @@ interface ConfirmDialogProps {
   onConfirm: () => void;
 }
 
+function textsOf(dialog: NonNullable<Dialog>) {
+  const texts = DIALOGS[dialog.kind][dialog.factor];
+  return dialog.kind === 'turnOff' && dialog.turnOff === 'removes'
+    ? { ...texts, text: TURN_OFF_REMOVES_TEXTS[dialog.factor] }
+    : texts;
+}
+
 /** Cancel / Confirm before turning a factor off or removing it. */
 export function ConfirmDialog({ dialog, onCancel, onConfirm }: ConfirmDialogProps) {
-  const texts = dialog ? DIALOGS[dialog.kind][dialog.factor] : undefined;
+  const texts = dialog ? textsOf(dialog) : undefined;
   return (
     <Modal
       open={dialog !== null}

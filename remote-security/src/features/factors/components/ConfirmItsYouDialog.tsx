@@ -5,35 +5,51 @@ import { useAuth } from 'shared-auth';
 import type { ReauthenticationStatus } from '../model/reauthentication.js';
 
 export const CONFIRM_ITS_YOU_TEXT = 'For your security, enter your password to turn on 2-step verification.';
+export const SIGN_IN_AGAIN_TEXT =
+  'For your security, you need to sign in again to turn on 2-step verification. You will come back to this page afterwards.';
+/** Where the page's host offers no new sign-in (a mount() without signInAgain). */
+export const SIGN_IN_AGAIN_BY_HAND_TEXT =
+  'For your security, you need to sign in again to turn on 2-step verification: sign out, sign in, and come back to this page.';
 
 interface ConfirmItsYouDialogProps {
   status: ReauthenticationStatus;
-  /** The server's text under the field (a wrong password, too many tries). */
+  /** The text under the field or the button (a wrong password, too many tries, a sign-in that could not start). */
   error: string | null;
   onConfirm: (password: string) => void;
+  /** 'Sign in again'; none where the page's host offers no new sign-in. */
+  onSignInAgain: (() => void) | undefined;
   onCancel: () => void;
   /** The dialog has gone: the page gives the focus back. */
   afterClose: () => void;
 }
 
-/** "Confirm it's you": the password again before the first 2-step factor is turned on. */
+/**
+ * "Confirm it's you" before the first 2-step factor is turned on: the password again, or (where the server cannot
+ * check passwords, Okta mode) a new sign-in at the identity provider.
+ */
 export function ConfirmItsYouDialog({
   status,
   error,
   onConfirm,
+  onSignInAgain,
   onCancel,
   afterClose,
 }: ConfirmItsYouDialogProps) {
   const field = useRef<InputRef>(null);
+  const signInButton = useRef<HTMLButtonElement>(null);
+  const signingIn = status === 'SIGNING_IN_AGAIN' || status === 'REDIRECTING';
   return (
     <Modal
-      open={status === 'ASKING' || status === 'CHECKING'}
+      open={status === 'ASKING' || status === 'CHECKING' || signingIn}
       title="Confirm it's you"
-      onCancel={onCancel}
+      // The page is leaving for the sign-in: nothing to cancel any more.
+      onCancel={status === 'REDIRECTING' ? undefined : onCancel}
       afterClose={afterClose}
       // Into the field once the dialog is open (the dialog itself takes the focus first).
       afterOpenChange={(open) => {
-        if (open) field.current?.focus();
+        if (!open) return;
+        field.current?.focus();
+        signInButton.current?.focus();
       }}
       // The page returns the focus itself: the control that opened the dialog may be disabled at this moment.
       focusable={{ focusTriggerAfterClose: false }}
@@ -41,14 +57,71 @@ export function ConfirmItsYouDialog({
       footer={null}
       destroyOnHidden
     >
-      <PasswordForm
-        field={field}
-        checking={status === 'CHECKING'}
-        error={error}
-        onConfirm={onConfirm}
-        onCancel={onCancel}
-      />
+      {signingIn ? (
+        <SignInAgainView
+          button={signInButton}
+          redirecting={status === 'REDIRECTING'}
+          error={error}
+          onSignInAgain={onSignInAgain}
+          onCancel={onCancel}
+        />
+      ) : (
+        <PasswordForm
+          field={field}
+          checking={status === 'CHECKING'}
+          error={error}
+          onConfirm={onConfirm}
+          onCancel={onCancel}
+        />
+      )}
     </Modal>
+  );
+}
+
+interface SignInAgainViewProps {
+  button: RefObject<HTMLButtonElement | null>;
+  redirecting: boolean;
+  error: string | null;
+  onSignInAgain: (() => void) | undefined;
+  onCancel: () => void;
+}
+
+/** The proof is a new sign-in: a password typed here could not be checked (Okta mode). */
+function SignInAgainView({ button, redirecting, error, onSignInAgain, onCancel }: SignInAgainViewProps) {
+  const id = useId();
+  const ids = { why: `${id}-why`, error: `${id}-error` };
+  // Focus the button when the view replaces the password form in an open dialog (409 no_local_password).
+  useEffect(() => {
+    button.current?.focus();
+  }, [button]);
+  return (
+    <div>
+      <p id={ids.why}>{onSignInAgain ? SIGN_IN_AGAIN_TEXT : SIGN_IN_AGAIN_BY_HAND_TEXT}</p>
+      {error ? (
+        <div id={ids.error} role="alert" style={{ color: '#a8071a', marginTop: 4 }}>
+          {error}
+        </div>
+      ) : null}
+      <Flex gap={12} justify="flex-end" style={{ marginTop: 24 }}>
+        <Button onClick={onCancel} disabled={redirecting}>
+          Cancel
+        </Button>
+        {onSignInAgain ? (
+          <Button
+            key={redirecting ? 'redirecting' : 'ready'}
+            ref={button}
+            type="primary"
+            loading={redirecting}
+            aria-describedby={error ? `${ids.error} ${ids.why}` : ids.why}
+            onClick={() => {
+              if (!redirecting) onSignInAgain();
+            }}
+          >
+            Sign in again
+          </Button>
+        ) : null}
+      </Flex>
+    </div>
   );
 }
 

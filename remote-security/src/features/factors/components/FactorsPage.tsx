@@ -166,6 +166,7 @@ export function FactorsPage({ activeFactorsData, onStepUpRequired, onRetry }: Fa
         status={reauthentication.state.status}
         error={reauthentication.state.error}
         onConfirm={reauthentication.submit}
+        onSignInAgain={reauthentication.signInAgain}
         onCancel={reauthentication.cancel}
         afterClose={reauthentication.closed}
       />

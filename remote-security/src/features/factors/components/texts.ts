@@ -24,6 +24,17 @@ export const DIALOGS: Record<'turnOff' | 'remove', Record<FactorKind, { title: s
   },
 };
 
+/**
+ * The turn-off dialog's text where turning off removes the factor (the server says `turnOff: 'removes'`: Okta mode,
+ * whose sign-in has no "off" for one factor). The spec's title stays; its text would not be true there.
+ */
+export const TURN_OFF_REMOVES_TEXTS: Record<FactorKind, string> = {
+  googleAuth:
+    "Turning it off removes your Authenticator app from your account in your organisation's sign-in. You can set it up again at any time.",
+  email:
+    "Verification codes by email will no longer be available when you sign in: turning it off removes email from your account in your organisation's sign-in. Your Authenticator app option stays, and you can set up email again at any time.",
+};
+
 export const UNEXPECTED_ERROR = 'An Unexpected Error happened...';
 
 export const APP_STORE_URL = 'https://apps.apple.com/app/google-authenticator/id388497605';

@@ -94,6 +94,7 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
             enrolled: result.value.enrolled,
             enrolledDate: result.value.enrolledDate,
             maskedEmail: activeFactorsData.email?.maskedEmail ?? maskedEmail,
+            turnOff: result.value.turnOff ?? 'keeps',
           });
         } else if (isStepUpRequired(result.reason)) onStepUpRequired();
         else dispatch({ type: 'DETAILS_FAILED', factor });

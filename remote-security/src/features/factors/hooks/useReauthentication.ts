@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { useApiClient, useAuth } from 'shared-auth';
-import { isReauthenticationRequired, useCall } from 'shared-auth/async';
+import { isApiError, useApiClient, useAuth, type ApiErrorCode } from 'shared-auth';
+import { classifyFailure, useCall } from 'shared-auth/async';
 import type { FactorKind } from '../model/enrolment.js';
 import { reauthenticate } from '../api/reauthenticate.js';
 import {
@@ -19,14 +19,26 @@ type Outcome =
 
 const CANCELLED: Outcome = { type: 'ENDED', reason: 'CANCELLED' };
 
+// A value checked against the contract by type: a shell built before the codes has no API_ERROR_CODES to read.
+const NO_LOCAL_PASSWORD: ApiErrorCode = 'no_local_password';
+
+/** The text when the new sign-in could not start (the identity provider unreachable). */
+export const SIGN_IN_AGAIN_FAILED = 'The sign-in service could not be reached. Please try again.';
+
+/** This page's address, to come back to after the new sign-in. */
+const currentAddress = () => `${window.location.pathname}${window.location.search}${window.location.hash}`;
+
 /**
  * "Confirm it's you" for the factors page: `guard(factor, call)` runs the call, and on 403
- * reauthentication_required opens the dialog and waits. Confirmed, the call runs again; cancelled, it rejects with
- * ReauthenticationEnded('CANCELLED') and the factor stays off; a 409 (the account has a factor by now) rejects with
- * ReauthenticationEnded('STEP_UP_REQUIRED'); any other failure of the check rejects with that failure.
+ * reauthentication_required opens the dialog and waits. With proof 'password': confirmed, the call runs again;
+ * cancelled, it rejects with ReauthenticationEnded('CANCELLED') and the factor stays off; a 409 has_active_factor
+ * (the account has a factor by now) rejects with ReauthenticationEnded('STEP_UP_REQUIRED'); a 409
+ * no_local_password turns the dialog into the sign-in-again view; any other failure of the check rejects with
+ * that failure. With proof 'sign-in' (Okta mode) the dialog offers a new sign-in (`signInAgain`), which leaves
+ * the page and comes back to it; the call waits until then or Cancel.
  */
 export function useReauthentication() {
-  const { user } = useAuth();
+  const { user, signInAgain } = useAuth();
   const client = useApiClient();
   const [state, dispatch] = useReducer(reauthenticationReducer, initialReauthenticationState);
   // The call waiting for the dialog, and the element that had the focus when it started.
@@ -57,12 +69,13 @@ export function useReauthentication() {
       try {
         return await call();
       } catch (error) {
-        if (!isReauthenticationRequired(error)) throw error;
+        const failure = classifyFailure(error);
+        if (failure.kind !== 'reauthentication_required') throw error;
         const outcome = await new Promise<Outcome>((resolve) => {
           settle(CANCELLED);
           pending.current = resolve;
           opener.current = focused;
-          dispatch({ type: 'REQUIRED', factor });
+          dispatch({ type: 'REQUIRED', factor, proof: failure.proof });
         });
         // Once only: a second refusal right after a confirmed password fails like any other.
         if (outcome.type === 'CONFIRMED') return call();
@@ -85,6 +98,9 @@ export function useReauthentication() {
         if (failure.kind === 'throttled' || (failure.kind === 'refused' && failure.status === 400)) {
           // A wrong password, or too many (with the wait): the text under the field, and the user tries again.
           dispatch({ type: 'REFUSED', error: failure.message });
+        } else if (isApiError(outcome.error) && outcome.error.code === NO_LOCAL_PASSWORD) {
+          // The server cannot check passwords (Okta mode, from before `proof`): a new sign-in is the proof.
+          dispatch({ type: 'PASSWORD_UNCHECKABLE' });
         } else {
           dispatch({ type: 'FAILED' });
           settle(
@@ -98,6 +114,18 @@ export function useReauthentication() {
     [runCheck, settle],
   );
 
+  /** 'Sign in again': the identity provider asks for the credentials, then the page comes back here. */
+  const signIn = useCallback(async () => {
+    if (!signInAgain) return;
+    dispatch({ type: 'SIGN_IN' });
+    try {
+      await signInAgain({ returnTo: currentAddress() });
+    } catch (error) {
+      console.error('Sign-in could not start:', error);
+      dispatch({ type: 'SIGN_IN_FAILED', error: SIGN_IN_AGAIN_FAILED });
+    }
+  }, [signInAgain]);
+
   const cancel = useCallback(() => {
     abortCheck();
     dispatch({ type: 'CANCEL' });
@@ -108,6 +136,8 @@ export function useReauthentication() {
     state,
     guard,
     submit: (password: string) => void submit(password),
+    /** Starts the new sign-in; undefined where the page's host offers none (a mount() without it). */
+    signInAgain: signInAgain ? () => void signIn() : undefined,
     cancel,
     /** The dialog has finished closing: the focus can go back. */
     closed: useCallback(() => dispatch({ type: 'CLOSED' }), []),

@@ -12,6 +12,7 @@ const run = (start: FactorsState, ...actions: FactorsAction[]) => actions.reduce
 const loaded = (
   google: { active: boolean; enrolled: boolean },
   email: { active: boolean; enrolled: boolean },
+  turnOff: 'keeps' | 'removes' = 'keeps',
 ) =>
   run(
     initialFactorsState,
@@ -21,6 +22,7 @@ const loaded = (
       ...google,
       enrolledDate: google.enrolled ? DATE : null,
       maskedEmail: MASKED,
+      turnOff,
     },
     {
       type: 'DETAILS_LOADED',
@@ -28,6 +30,7 @@ const loaded = (
       ...email,
       enrolledDate: email.enrolled ? DATE : null,
       maskedEmail: MASKED,
+      turnOff,
     },
   );
 
@@ -80,7 +83,7 @@ describe('factors page state', () => {
   it('switch off of an active factor asks first; Cancel keeps it on', () => {
     const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true });
     const asking = factorsReducer(both, { type: 'SWITCH_OFF', factor: 'email' });
-    expect(asking.dialog).toEqual({ kind: 'turnOff', factor: 'email' });
+    expect(asking.dialog).toEqual({ kind: 'turnOff', factor: 'email', turnOff: 'keeps' });
     expect(factorsReducer(asking, { type: 'DIALOG_CANCEL' })).toEqual({ ...both, dialog: null });
   });
 
@@ -100,6 +103,18 @@ describe('factors page state', () => {
       { type: 'OPT_IN_SUCCEEDED', factor: 'googleAuth', enrolledDate: null },
     );
     expect(on.data.googleAuth).toEqual({ status: 'ACTIVE', enrolledDate: DATE });
+  });
+
+  it('where off removes (Okta mode): the dialog knows it, and a confirmed turn-off leaves the factor NOT_STARTED, the count down by 1', () => {
+    const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true }, 'removes');
+    const asking = factorsReducer(both, { type: 'SWITCH_OFF', factor: 'googleAuth' });
+    expect(asking.dialog).toEqual({ kind: 'turnOff', factor: 'googleAuth', turnOff: 'removes' });
+    const off = run(asking, { type: 'DIALOG_CONFIRM' }, { type: 'OPT_OUT_SUCCEEDED', factor: 'googleAuth' });
+    expect(off.data.googleAuth).toBeUndefined();
+    expect(off.factorsCount).toBe(1);
+    expect(off.googleAuth).toMatchObject({ enrolment: 'NOT_STARTED', busy: false, enrolledDate: null });
+    // Switched on again, it is set up again: the enrolment form shows.
+    expect(factorsReducer(off, { type: 'SWITCH_ON', factor: 'googleAuth' }).googleAuth.enrolling).toBe(true);
   });
 
   it('removal: asks, then the status is off, the state NOT_STARTED and the count falls by 1', () => {

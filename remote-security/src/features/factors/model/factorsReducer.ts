@@ -1,3 +1,4 @@
+import type { FactorTurnOff } from 'shared-auth';
 import {
   enrolmentReducer,
   type EnrolmentAction,
@@ -14,9 +15,14 @@ export interface FactorView {
   busy: boolean;
   /** Kept while the factor is turned off, so turning it back on shows its date again. */
   enrolledDate: string | null;
+  /** What turning it off does, as the server said: keeps it set up (the spec), or removes it (Okta mode). */
+  turnOff: FactorTurnOff;
 }
 
-export type ConfirmDialog = { kind: 'turnOff' | 'remove'; factor: FactorKind } | null;
+export type ConfirmDialog =
+  | { kind: 'turnOff'; factor: FactorKind; turnOff: FactorTurnOff }
+  | { kind: 'remove'; factor: FactorKind }
+  | null;
 
 export interface FactorsState {
   data: FactorsData;
@@ -35,6 +41,8 @@ export type FactorsAction =
       enrolled: boolean;
       enrolledDate: string | null;
       maskedEmail: string;
+      /** The details' `turnOff`; a server of the spec sends none ('keeps'). */
+      turnOff: FactorTurnOff;
     }
   | { type: 'DETAILS_FAILED'; factor: FactorKind }
   | { type: 'SWITCH_ON'; factor: FactorKind }
@@ -52,7 +60,13 @@ export type FactorsAction =
   /** Turning the factor on was given up ("Confirm it's you" cancelled): it stays off, with no error. */
   | { type: 'TURN_ON_CANCELLED'; factor: FactorKind };
 
-const initialView: FactorView = { enrolment: 'INITIAL', enrolling: false, busy: false, enrolledDate: null };
+const initialView: FactorView = {
+  enrolment: 'INITIAL',
+  enrolling: false,
+  busy: false,
+  enrolledDate: null,
+  turnOff: 'keeps',
+};
 
 export const initialFactorsState: FactorsState = {
   data: {},
@@ -97,7 +111,7 @@ const isOn = (state: FactorsState, factor: FactorKind) => state.data[factor]?.st
 export function factorsReducer(state: FactorsState, action: FactorsAction): FactorsState {
   switch (action.type) {
     case 'DETAILS_LOADED': {
-      const { factor, active, enrolled, enrolledDate, maskedEmail } = action;
+      const { factor, active, enrolled, enrolledDate, maskedEmail, turnOff } = action;
       // googleAuth always has an entry; email only once enrolled.
       const data =
         factor === 'googleAuth' || active || enrolled
@@ -106,7 +120,7 @@ export function factorsReducer(state: FactorsState, action: FactorsAction): Fact
       const next = withView(
         { ...state, data },
         factor,
-        { enrolledDate },
+        { enrolledDate, turnOff },
         { type: 'DETAILS_LOADED', active, enrolled },
       );
       return { ...next, factorsCount: countActive(data) };
@@ -132,7 +146,10 @@ export function factorsReducer(state: FactorsState, action: FactorsAction): Fact
       };
     }
     case 'SWITCH_OFF':
-      if (isOn(state, action.factor)) return { ...state, dialog: { kind: 'turnOff', factor: action.factor } };
+      if (isOn(state, action.factor)) {
+        const { turnOff } = state[action.factor];
+        return { ...state, dialog: { kind: 'turnOff', factor: action.factor, turnOff } };
+      }
       if (state[action.factor].enrolling) return withView(state, action.factor, { enrolling: false });
       return state;
     case 'REMOVE':
@@ -144,6 +161,9 @@ export function factorsReducer(state: FactorsState, action: FactorsAction): Fact
     case 'DIALOG_CONFIRM':
       return state.dialog ? withView({ ...state, dialog: null }, state.dialog.factor, { busy: true }) : state;
     case 'OPT_OUT_SUCCEEDED':
+      // Where off removes (Okta mode), the factor is gone as after removal: it can be set up again.
+      if (state[action.factor].turnOff === 'removes')
+        return factorsReducer(state, { type: 'RESET_SUCCEEDED', factor: action.factor });
       // The factor leaves the data (no longer active); it stays set up and can be turned back on.
       return {
         ...withView(state, action.factor, { busy: false }),

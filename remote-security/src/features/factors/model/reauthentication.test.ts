@@ -11,6 +11,10 @@ const checking: ReauthenticationState = { ...asking, status: 'CHECKING' };
 const wrong: ReauthenticationState = { ...asking, error: 'The password is not correct.' };
 const closing: ReauthenticationState = { ...asking, status: 'CLOSING' };
 const focusDue: ReauthenticationState = { ...asking, status: 'CLOSED', returnFocus: true };
+const signingIn: ReauthenticationState = { ...asking, status: 'SIGNING_IN_AGAIN' };
+const redirecting: ReauthenticationState = { ...asking, status: 'REDIRECTING' };
+const UNREACHABLE = 'The sign-in service could not be reached. Please try again.';
+const signInFailed: ReauthenticationState = { ...signingIn, error: UNREACHABLE };
 
 describe('reauthenticationReducer', () => {
   it('starts closed', () => {
@@ -18,7 +22,12 @@ describe('reauthenticationReducer', () => {
   });
 
   it.each<[string, ReauthenticationState, ReauthenticationAction, ReauthenticationState]>([
-    ['CLOSED → ASKING when a call needs the password', closed, { type: 'REQUIRED', factor: 'email' }, asking],
+    [
+      'CLOSED → ASKING when a call needs the password',
+      closed,
+      { type: 'REQUIRED', factor: 'email', proof: 'password' },
+      asking,
+    ],
     ['ASKING → CHECKING on Confirm', asking, { type: 'SUBMIT' }, checking],
     [
       'CHECKING → ASKING with the server text on a wrong password or too many',
@@ -46,9 +55,35 @@ describe('reauthenticationReducer', () => {
     [
       'CLOSING → ASKING when another call needs the password at once',
       closing,
-      { type: 'REQUIRED', factor: 'googleAuth' },
+      { type: 'REQUIRED', factor: 'googleAuth', proof: 'password' },
       { ...asking, factor: 'googleAuth' },
     ],
+    [
+      'CLOSED → SIGNING_IN_AGAIN when a call needs a new sign-in (Okta mode)',
+      closed,
+      { type: 'REQUIRED', factor: 'email', proof: 'sign-in' },
+      signingIn,
+    ],
+    [
+      'CHECKING → SIGNING_IN_AGAIN when the server cannot check passwords (409 no_local_password)',
+      checking,
+      { type: 'PASSWORD_UNCHECKABLE' },
+      signingIn,
+    ],
+    ['SIGNING_IN_AGAIN → REDIRECTING on Sign in again', signingIn, { type: 'SIGN_IN' }, redirecting],
+    [
+      'REDIRECTING → SIGNING_IN_AGAIN with a text when the redirect could not start',
+      redirecting,
+      { type: 'SIGN_IN_FAILED', error: UNREACHABLE },
+      signInFailed,
+    ],
+    [
+      'SIGNING_IN_AGAIN with an error → REDIRECTING, dropping it',
+      signInFailed,
+      { type: 'SIGN_IN' },
+      redirecting,
+    ],
+    ['SIGNING_IN_AGAIN → CLOSING on Cancel', signInFailed, { type: 'CANCEL' }, closing],
   ])('%s', (_name, state, action, expected) => {
     expect(reauthenticationReducer(state, action)).toEqual(expected);
   });
@@ -59,9 +94,12 @@ describe('reauthenticationReducer', () => {
     ['an answer after Cancel', closing, { type: 'CONFIRMED' }],
     ['a refusal after Cancel', closing, { type: 'REFUSED', error: 'The password is not correct.' }],
     ['an answer while asking', asking, { type: 'CONFIRMED' }],
-    ['a second call while asking', asking, { type: 'REQUIRED', factor: 'googleAuth' }],
+    ['a second call while asking', asking, { type: 'REQUIRED', factor: 'googleAuth', proof: 'password' }],
     ['closed twice', closed, { type: 'CLOSED' }],
     ['focus given back when none was due', closed, { type: 'FOCUS_RETURNED' }],
+    ['Cancel while the page leaves for the sign-in', redirecting, { type: 'CANCEL' }],
+    ['a password Confirm in the sign-in view', signingIn, { type: 'SUBMIT' }],
+    ['a failed redirect when none started', signingIn, { type: 'SIGN_IN_FAILED', error: UNREACHABLE }],
   ])('ignores %s', (_name, state, action) => {
     expect(reauthenticationReducer(state, action)).toBe(state);
   });

@@ -1,29 +1,42 @@
+import type { ReauthenticationProof } from 'shared-auth';
 import type { FactorKind } from './enrolment.js';
 
 /**
- * "Confirm it's you": turning on the first 2-step factor more than 5 minutes after signing in needs the password
- * again. CLOSED → ASKING (a call answered reauthentication_required) → CHECKING (Confirm) → back to ASKING with the
- * server's text (wrong password, too many), or CLOSING (confirmed, cancelled, or failed otherwise) → CLOSED once the
- * dialog has gone, when the focus goes back.
+ * "Confirm it's you": turning on the first 2-step factor more than 5 minutes after signing in needs fresh proof.
+ * The server's refusal says which (`proof`):
+ * - password: CLOSED → ASKING (a call answered reauthentication_required) → CHECKING (Confirm) → back to ASKING
+ *   with the server's text (wrong password, too many), or CLOSING (confirmed, cancelled, or failed otherwise);
+ * - sign-in (Okta mode: the server cannot check passwords): CLOSED → SIGNING_IN_AGAIN (the dialog offers a new
+ *   sign-in) → REDIRECTING ('Sign in again': the page leaves for the identity provider) → back to
+ *   SIGNING_IN_AGAIN with a text when the redirect could not start, or CLOSING on Cancel. A password check that
+ *   answers 409 no_local_password (a server from before `proof`) goes from CHECKING to SIGNING_IN_AGAIN too.
+ * CLOSING → CLOSED once the dialog has gone, when the focus goes back.
  */
-export type ReauthenticationStatus = 'CLOSED' | 'ASKING' | 'CHECKING' | 'CLOSING';
+export type ReauthenticationStatus =
+  'CLOSED' | 'ASKING' | 'CHECKING' | 'SIGNING_IN_AGAIN' | 'REDIRECTING' | 'CLOSING';
 
 export interface ReauthenticationState {
   status: ReauthenticationStatus;
-  /** The factor whose call asked for the password: the focus goes back to its controls. */
+  /** The factor whose call asked for the proof: the focus goes back to its controls. */
   factor: FactorKind | null;
-  /** The server's text under the field: a wrong password, or too many of them. */
+  /** The text under the field or the button: a wrong password, too many, or a sign-in that could not start. */
   error: string | null;
   /** CLOSED after the dialog: the focus is still to be given back. */
   returnFocus: boolean;
 }
 
 export type ReauthenticationAction =
-  | { type: 'REQUIRED'; factor: FactorKind }
+  | { type: 'REQUIRED'; factor: FactorKind; proof: ReauthenticationProof }
   | { type: 'SUBMIT' }
   /** 400 (wrong password) or 429 (too many): the server's text, and the user tries again. */
   | { type: 'REFUSED'; error: string }
   | { type: 'CONFIRMED' }
+  /** 409 no_local_password: the server cannot check passwords, so only a new sign-in proves it. */
+  | { type: 'PASSWORD_UNCHECKABLE' }
+  /** 'Sign in again': the redirect to the identity provider starts. */
+  | { type: 'SIGN_IN' }
+  /** The redirect could not start (the identity provider unreachable): the text, and the user tries again. */
+  | { type: 'SIGN_IN_FAILED'; error: string }
   /** Any other failure: the dialog closes and the original call fails as it would have. */
   | { type: 'FAILED' }
   | { type: 'CANCEL' }
@@ -52,7 +65,12 @@ export function reauthenticationReducer(
     case 'CLOSED':
     case 'CLOSING':
       if (action.type === 'REQUIRED')
-        return { status: 'ASKING', factor: action.factor, error: null, returnFocus: false };
+        return {
+          status: action.proof === 'sign-in' ? 'SIGNING_IN_AGAIN' : 'ASKING',
+          factor: action.factor,
+          error: null,
+          returnFocus: false,
+        };
       if (action.type === 'CLOSED' && state.status === 'CLOSING')
         return { ...state, status: 'CLOSED', returnFocus: true };
       if (action.type === 'FOCUS_RETURNED' && state.returnFocus) return { ...state, returnFocus: false };
@@ -63,8 +81,18 @@ export function reauthenticationReducer(
       return state;
     case 'CHECKING':
       if (action.type === 'REFUSED') return { ...state, status: 'ASKING', error: action.error };
+      if (action.type === 'PASSWORD_UNCHECKABLE')
+        return { ...state, status: 'SIGNING_IN_AGAIN', error: null };
       if (action.type === 'CONFIRMED' || action.type === 'FAILED' || action.type === 'CANCEL')
         return closing(state);
+      return state;
+    case 'SIGNING_IN_AGAIN':
+      if (action.type === 'SIGN_IN') return { ...state, status: 'REDIRECTING', error: null };
+      if (action.type === 'CANCEL') return closing(state);
+      return state;
+    case 'REDIRECTING':
+      if (action.type === 'SIGN_IN_FAILED')
+        return { ...state, status: 'SIGNING_IN_AGAIN', error: action.error };
       return state;
   }
 }
@@ -73,7 +101,7 @@ export function reauthenticationReducer(
 export class ReauthenticationEnded extends Error {
   override readonly name = 'ReauthenticationEnded';
   constructor(
-    /** CANCELLED: the user closed the dialog. STEP_UP_REQUIRED: the account has a factor now (409). */
+    /** CANCELLED: the user closed the dialog. STEP_UP_REQUIRED: the account has a factor now (409 has_active_factor). */
     readonly reason: 'CANCELLED' | 'STEP_UP_REQUIRED',
   ) {
     super(reason === 'CANCELLED' ? 'The password was not confirmed' : 'Step-up verification applies instead');
