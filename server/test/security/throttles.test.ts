@@ -5,22 +5,22 @@
  *
  * | limit                                           | hits and recovers                                      |
  * | ----------------------------------------------- | ------------------------------------------------------ |
- * | wrong codes: step-up verify                     | security.test.ts "wrong-code throttle"                 |
- * | wrong codes: activate                           | here                                                   |
+ * | wrong codes: step-up verify and activate        | test/contract/throttles.test.ts (both backends)        |
  * | wrong codes: sign-in code step                  | here                                                   |
  * | wrong current passwords: password change        | password.test.ts "throttle of wrong current passwords" |
+ * | wrong passwords: "Confirm it's you"             | test/contract/throttles.test.ts (both backends)        |
  * | failed sign-ins per email: sign-in form         | here; bursts, restarts, device cookies, full disk:     |
  * |                                                 | signin-hardening.test.ts                               |
  * | sign-in form posts per address (60 a minute)    | here                                                   |
- * | email sends: step-up challenge                  | security.test.ts "sends at most one code every 30 s"   |
- * | email sends: enrolment, sign-in "Send code"     | here                                                   |
+ * | email sends: enrolment and step-up challenge    | test/contract/throttles.test.ts (both backends)        |
+ * | email sends: sign-in "Send code"                | here                                                   |
  * | /api flood guard (API_RATE_LIMIT per address)   | here (rate-limit.test.ts: the refusal's shape)         |
  *
  * @fastify/rate-limit (the /api flood guard) keeps its own clock, Date.now, which these tests move with a spy; the
  * last block's app reads Date.now as its clock too, so the same spy moves the sign-in form's per-address limit.
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { apiPaths, INVALID_CODE_ERROR } from 'shared-auth/contract';
+import { apiPaths } from 'shared-auth/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SIGN_IN_LIMIT, WRONG_CODE_LIMIT } from '../../src/throttles/limits.js';
 import {
@@ -81,44 +81,6 @@ const alertOf = (page: LightMyRequestResponse) => /role="alert">([^<]+)</.exec(p
 describe('limits on the app clock', () => {
   const t = clockedAppInStep();
 
-  it('wrong activation codes: 5 in 5 minutes, then 429 even for the right code, then it activates', async () => {
-    const s = await signInSession(t.app, await newUser(t.app));
-    const sub = s.user.id;
-    const enrolled = await call(t.app, 'POST', apiPaths.multifactor('googleauth', sub, 'enroll'), {
-      token: s.token,
-      body: {},
-    });
-    const secret = enrolled.data.secret as string;
-    const activate = (code: string) =>
-      call(t.app, 'POST', apiPaths.multifactor('googleauth', sub, 'activate'), {
-        token: s.token,
-        body: { code },
-      });
-    const wrong = totp(secret, t.clock.now + 10 * 60_000);
-    for (let attempt = 1; attempt <= 5; attempt += 1) {
-      const refused = await activate(wrong);
-      expect(refused.status, `attempt ${attempt}`).toBe(400);
-      expect(refused.data.error).toBe(INVALID_CODE_ERROR);
-    }
-    const throttled = await activate(totp(secret, t.clock.now));
-    expect(throttled.status).toBe(429);
-    expect(throttled.data.error).toMatch(TOO_MANY_CODES);
-    expect(throttled.response.headers['retry-after']).toBe(String(WRONG_CODE_LIMIT.windowMs / 1000));
-
-    t.clock.advance(WRONG_CODE_LIMIT.windowMs - 1_000);
-    // The sign-in is now about 5 minutes old: turning on a first factor needs the password again.
-    const confirmed = await call(t.app, 'POST', apiPaths.reauthenticate(sub), {
-      token: s.token,
-      body: { password: s.password },
-    });
-    expect(confirmed.status).toBe(200);
-    expect((await activate(totp(secret, t.clock.now))).status).toBe(429);
-    t.clock.advance(1_000);
-    const activated = await activate(totp(secret, t.clock.now));
-    expect(activated.status).toBe(200);
-    expect(activated.data.status).toBe('ACTIVE');
-  });
-
   it('wrong sign-in codes: 5, then the page says so with Retry-After, then the right code signs in', async () => {
     const account = await newUser(t.app);
     const secret = await enrolAuthenticator(t, await signInSession(t.app, account));
@@ -169,23 +131,7 @@ describe('limits on the app clock', () => {
     expect((await signIn.tokens(done)).access_token).toBeTruthy();
   });
 
-  it('email sends: one per 30 seconds across enrolment, step-up and the sign-in page, then again', async () => {
-    // Enrolment's resend.
-    const s = await signInSession(t.app, await newUser(t.app));
-    const enroll = () =>
-      call(t.app, 'POST', apiPaths.multifactor('email', s.user.id, 'enroll'), { token: s.token, body: {} });
-    expect((await enroll()).status).toBe(200);
-    t.clock.advance(10_000);
-    const throttled = await enroll();
-    expect(throttled.status).toBe(429);
-    expect(throttled.data.error).toBe(
-      'A code was sent less than 30 seconds ago. Wait 20 seconds before asking for another.',
-    );
-    expect(throttled.response.headers['retry-after']).toBe('20');
-    t.clock.advance(20_000);
-    expect((await enroll()).status).toBe(200);
-
-    // The sign-in page's "Send code by email" shares the limit with the API's step-up send.
+  it('email sends: the sign-in page\'s "Send code by email" shares the 30 s limit with the API\'s step-up send', async () => {
     const account = await newUser(t.app);
     const session = await signInSession(t.app, account);
     await enrolEmail(t, session);
