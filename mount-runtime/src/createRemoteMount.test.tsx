@@ -37,6 +37,9 @@ function TestPage() {
       >
         Call the API
       </Button>
+      {auth.signInAgain ? (
+        <Button onClick={() => void auth.signInAgain?.({ returnTo: '/security' })}>Sign in again</Button>
+      ) : null}
     </section>
   );
 }
@@ -123,6 +126,17 @@ describe('mount()', () => {
     await userEvent.click(within(element).getByRole('button', { name: 'Refresh' }));
     expect(await screen.findByText('Token access-token')).toBeInTheDocument();
     expect(refreshUser).toHaveBeenCalledTimes(1);
+    act(() => unmount());
+  });
+
+  it("hands the integrator's signInAgain to the page, and offers none without it", async () => {
+    const signInAgain = jest.fn(() => Promise.resolve());
+    let unmount = await mountInto(element, options({ signInAgain }));
+    await userEvent.click(within(element).getByRole('button', { name: 'Sign in again' }));
+    expect(signInAgain).toHaveBeenCalledWith({ returnTo: '/security' });
+    act(() => unmount());
+    unmount = await mountInto(element, options());
+    expect(within(element).queryByRole('button', { name: 'Sign in again' })).not.toBeInTheDocument();
     act(() => unmount());
   });
 

@@ -34,6 +34,7 @@ function MountedPage({
     flagBaseUrl: options.flagBaseUrl ?? `${apiBaseUrl}/flags/4x3`,
     ...(options.refreshUser ? { refreshUser: options.refreshUser } : {}),
     ...(options.onSessionEnded ? { onSessionEnded: options.onSessionEnded } : {}),
+    ...(options.signInAgain ? { signInAgain: options.signInAgain } : {}),
     ...(options.isFederated !== undefined ? { isFederated: options.isFederated } : {}),
   });
 

@@ -11,6 +11,7 @@ const OPTION_NAMES = [
   'flagBaseUrl',
   'refreshUser',
   'onSessionEnded',
+  'signInAgain',
 ] as const satisfies readonly (keyof RemoteMountOptions)[];
 
 function describe(value: unknown): string {
@@ -84,7 +85,7 @@ export function checkMountOptions(value: unknown, { strict = true }: CheckOption
       );
     }
   }
-  const { getAccessToken, isFederated, basePath, refreshUser, onSessionEnded } = value;
+  const { getAccessToken, isFederated, basePath, refreshUser, onSessionEnded, signInAgain } = value;
   if (typeof getAccessToken !== 'function') {
     throw invalid(
       'getAccessToken',
@@ -104,6 +105,8 @@ export function checkMountOptions(value: unknown, { strict = true }: CheckOption
     throw invalid('refreshUser', 'a function that returns a promise', refreshUser);
   if (onSessionEnded !== undefined && typeof onSessionEnded !== 'function')
     throw invalid('onSessionEnded', 'a function', onSessionEnded);
+  if (signInAgain !== undefined && typeof signInAgain !== 'function')
+    throw invalid('signInAgain', 'a function that returns a promise', signInAgain);
 
   const options: RemoteMountOptions = {
     getAccessToken: getAccessToken as RemoteMountOptions['getAccessToken'],
@@ -116,6 +119,7 @@ export function checkMountOptions(value: unknown, { strict = true }: CheckOption
   if (refreshUser !== undefined) options.refreshUser = refreshUser as RemoteMountOptions['refreshUser'];
   if (onSessionEnded !== undefined)
     options.onSessionEnded = onSessionEnded as RemoteMountOptions['onSessionEnded'];
+  if (signInAgain !== undefined) options.signInAgain = signInAgain as RemoteMountOptions['signInAgain'];
   return options;
 }
 

@@ -34,8 +34,9 @@ function fakeAuth() {
       renewTokens: jest.fn(async () => ({ idToken: { claims: { ...claims, name: 'Tess Renamed' } } })),
     },
     signOut: jest.fn(async () => true),
+    signInWithRedirect: jest.fn(async () => undefined),
   };
-  return auth as unknown as HarnessAuth & { signOut: jest.Mock };
+  return auth as unknown as HarnessAuth & { signOut: jest.Mock; signInWithRedirect: jest.Mock };
 }
 
 /** The harness around a page that mounts nothing: for what the header does on its own. */
@@ -90,6 +91,14 @@ describe('HarnessPage', () => {
     await act(() => options.refreshUser!());
     expect(screen.getByRole('banner')).toHaveTextContent('Signed in as Tess Renamed');
     expect(mount).toHaveBeenCalledTimes(1);
+
+    // "Confirm it's you" by a new sign-in: the provider asks again, and the harness comes back to this address.
+    await options.signInAgain!({ returnTo: '/security' });
+    expect(auth.signInWithRedirect).toHaveBeenCalledWith({
+      originalUri: '/security',
+      prompt: 'login',
+      maxAge: 0,
+    });
 
     view.unmount();
     expect(unmount).toHaveBeenCalledTimes(1);

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   accessTokenGetterOf,
+  createSignInAgain,
   createSignOut,
   mountClaimsOf,
   renewUserClaims,
@@ -39,10 +40,12 @@ export function HarnessPage({ remote, mount, auth, apiBaseUrl, flagBaseUrl }: Ha
     return () => auth.tokenManager.off('renewed', renewed);
   }, [auth]);
 
-  const { getAccessToken, refreshUser, signOut } = useMemo(
+  const { getAccessToken, refreshUser, signInAgain, signOut } = useMemo(
     () => ({
       getAccessToken: accessTokenGetterOf(auth),
       refreshUser: () => renewUserClaims(auth),
+      // "Confirm it's you" by a new sign-in (Okta mode): back to this address, put in place by restoreOriginalUri.
+      signInAgain: createSignInAgain(auth),
       signOut: createSignOut(auth),
     }),
     [auth],
@@ -56,8 +59,9 @@ export function HarnessPage({ remote, mount, auth, apiBaseUrl, flagBaseUrl }: Ha
       apiBaseUrl,
       flagBaseUrl,
       refreshUser,
+      signInAgain,
     });
-  }, [mount, getAccessToken, mountedClaims, apiBaseUrl, flagBaseUrl, refreshUser]);
+  }, [mount, getAccessToken, mountedClaims, apiBaseUrl, flagBaseUrl, refreshUser, signInAgain]);
 
   const user = userFromClaims(claims);
   return (

@@ -46,6 +46,12 @@ export interface RemoteMountOptions {
    * user in again (the portal drops its tokens); until then every call of the remote fails.
    */
   onSessionEnded?: () => void;
+  /**
+   * Starts a new sign-in that asks for the credentials again (prompt=login, max_age=0) and comes back to
+   * `returnTo` (a path of the page). The Security page offers it as "Confirm it's you" where the account API cannot
+   * check passwords (Okta mode); without it, that dialog tells the user to sign out and in again by hand.
+   */
+  signInAgain?: (options: { returnTo: string }) => Promise<void>;
 }
 
 /** Removes what `mount` rendered. Calling it twice does nothing; the element can be mounted into again. */
