@@ -48,11 +48,34 @@ function oktaContractProject() {
   };
 }
 
+/**
+ * `pnpm okta:check` (scripts/okta-check.mjs): the contract suite against a real Okta org
+ * (test/contract/real-org.ts). Listed only when the org is configured, so a plain run never reaches out.
+ */
+function realOrgContractProject() {
+  const okta = oktaContractProject();
+  return {
+    ...okta,
+    test: {
+      ...okta.test,
+      name: 'okta-org',
+      env: { PORTAL_TEST_STORAGE: 'sqlite', PORTAL_TEST_IDENTITY: 'okta-org' },
+      // Every call goes to Okta over the internet.
+      testTimeout: 60_000,
+    },
+  };
+}
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
     globalSetup: ['test/support/postgres-global-setup.ts'],
-    projects: [project('sqlite'), project('postgres'), oktaContractProject()],
+    projects: [
+      project('sqlite'),
+      project('postgres'),
+      oktaContractProject(),
+      ...(process.env.OKTA_CHECK_DOMAIN ? [realOrgContractProject()] : []),
+    ],
   },
 });

@@ -21,11 +21,18 @@ import {
 } from '../support/okta-org/index.js';
 import { useOktaOrg } from '../support/okta-org/vitest.js';
 import { oktaAuthorizationServer, startOktaPortal } from '../support/okta-portal.js';
+import { startRealOrgBackend } from './real-org.js';
 
 export type IdentityKind = 'embedded' | 'okta';
 
-/** From process.env.PORTAL_TEST_IDENTITY ('embedded' unless 'okta'). */
-export const IDENTITY: IdentityKind = process.env.PORTAL_TEST_IDENTITY === 'okta' ? 'okta' : 'embedded';
+/**
+ * From process.env.PORTAL_TEST_IDENTITY: 'okta' (the stand-in) and 'okta-org' (a real org: `pnpm okta:check`,
+ * real-org.ts) are both the okta backend; anything else is embedded.
+ */
+export const IDENTITY: IdentityKind = ['okta', 'okta-org'].includes(process.env.PORTAL_TEST_IDENTITY ?? '')
+  ? 'okta'
+  : 'embedded';
+const AGAINST_REAL_ORG = process.env.PORTAL_TEST_IDENTITY === 'okta-org';
 
 export interface ContractAccount {
   /** The {sub} of the API paths (the directory's sub / Okta's user id = uid). */
@@ -384,7 +391,9 @@ function startOkta(
 export function useContractBackend(options: ContractBackendOptions = {}): () => ContractBackend {
   let started: Started | undefined;
   let start: () => Promise<Started> = () => startEmbedded(options);
-  if (IDENTITY === 'okta') {
+  if (AGAINST_REAL_ORG) {
+    start = () => startRealOrgBackend(options);
+  } else if (IDENTITY === 'okta') {
     const server = oktaAuthorizationServer();
     const org = useOktaOrg({ jwks: server.jwks, passwordPolicy: ORG_PASSWORD_POLICY });
     start = startOkta(org, server, options);

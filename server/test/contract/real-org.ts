@@ -13,7 +13,8 @@ import { Secret, TOTP } from 'otpauth';
 import { envSchema } from '../../src/config/env.js';
 import { oktaSettingsOf, type OktaEnv } from '../../src/identity/okta/settings.js';
 import { OktaOrg } from '../../src/identity/okta/client.js';
-import { startApp, tempDir, type TestApp } from '../helpers.js';
+import { parseTwice, startApp, tempDir, type TestApp } from '../helpers.js';
+import type { ContractAccount, ContractBackend } from './backend.js';
 
 /** The check's own settings; the service app's are the portal's (OKTA_CLIENT_ID, OKTA_PRIVATE_KEY…). */
 export const REAL_ORG_SETTINGS = [
@@ -223,4 +224,105 @@ export async function startPortalForRealOrg(
 /** A code of the authenticator app's shared secret, `offsetSteps` 30 s steps from now (Okta's real clock). */
 export function realTotp(secret: string, offsetSteps = 0): string {
   return TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + offsetSteps * 30_000 });
+}
+
+/**
+ * The contract backend (test/contract/backend.ts) over a real org: kind 'okta' like the stand-in's, since the
+ * portal behaves the same; what only the stand-in can do throws NotCheckableAgainstRealOrg.
+ */
+export async function startRealOrgBackend(options: { env?: Record<string, string> } = {}): Promise<{
+  backend: ContractBackend;
+  close(): Promise<void>;
+  resetClock(): void;
+}> {
+  const org = new RealOrg(realOrgConfigOf(process.env));
+  let now = Date.now();
+  const clock = {
+    now: () => now,
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+  const t = await startPortalForRealOrg(org.config, { now: clock.now, env: options.env ?? {} });
+  const { app } = t;
+  const signIn = async (account: ContractAccount, authTimeAgoMs = 0) => {
+    if (authTimeAgoMs > 0)
+      throw new NotCheckableAgainstRealOrg('a sign-in in the past (auth_time is Okta’s)');
+    const token = await org.signIn(account.email, account.password);
+    if (!token) throw new Error(`Okta refused the check's own sign-in of ${account.email}`);
+    return token;
+  };
+  const backend: ContractBackend = {
+    kind: 'okta',
+    app,
+    clock,
+    sourcePasswordPolicy: undefined,
+    async newAccount({ federated = false, profile = {} } = {}) {
+      const user = await org.createUser(
+        {
+          firstName: profile.firstName ?? 'Ada',
+          lastName: profile.lastName ?? 'Lovelace',
+          countryCode: profile.country ?? 'GB',
+        },
+        { federated },
+      );
+      const account = { sub: user.id, email: user.login, password: user.password, token: '' };
+      account.token = await signIn(account);
+      return account;
+    },
+    signIn: (account, { authTimeAgoMs = 0 } = {}) => signIn(account, authTimeAgoMs),
+    async call(method, url, token, body) {
+      const response = await app.inject({
+        method,
+        url,
+        headers: {
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      });
+      let parsed: unknown = response.body;
+      try {
+        parsed =
+          response.statusCode < 300 ? parseTwice(response.body) : (JSON.parse(response.body) as unknown);
+      } catch {
+        // Not JSON: the test sees the text.
+      }
+      return {
+        status: response.statusCode,
+        body: parsed,
+        headers: response.headers as Record<string, string | string[] | undefined>,
+      };
+    },
+    async profileAtSource(account) {
+      const profile = await org.profileOf(account.sub);
+      const text = (name: string) => (typeof profile[name] === 'string' ? (profile[name] as string) : '');
+      return {
+        firstName: text('firstName'),
+        lastName: text('lastName'),
+        country: text('countryCode'),
+        email: text('email'),
+      };
+    },
+    passwordAccepted: async (account, password) => (await org.signIn(account.email, password)) !== undefined,
+    lastEmailCode: () => {
+      throw new NotCheckableAgainstRealOrg('reading back the email code Okta sent');
+    },
+    totp: (secret, offsetSteps = 0) => realTotp(secret, offsetSteps),
+    factorsAtSource: (account) => org.factorsOf(account.sub),
+    async localUserRows() {
+      const row = await app.storage.sql.get<{ n: number }>('SELECT count(*) AS n FROM users');
+      return Number(row?.n ?? 0);
+    },
+  };
+  return {
+    backend,
+    async close() {
+      await t.close();
+      await org.close();
+    },
+    resetClock() {
+      now = Date.now();
+    },
+  };
 }
