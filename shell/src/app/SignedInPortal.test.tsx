@@ -3,6 +3,7 @@ import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-eve
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { useOktaAuth } from '@okta/okta-react';
 import { PortalThemeProvider } from 'shared-ui';
+import { useAuth } from 'shared-auth';
 import { testSettings } from 'shared-auth/testing';
 import { SignedInPortal } from './SignedInPortal.js';
 
@@ -15,6 +16,19 @@ const settings = testSettings();
 
 const claims = { sub: '00u1', email: 'alice@example.org', given_name: 'Alice', family_name: 'Liddell' };
 
+/** A page that reads the session, as the remotes do. */
+function ProfileStandIn() {
+  const { signInAgain } = useAuth();
+  return (
+    <>
+      <h1>My Profile</h1>
+      <button type="button" onClick={() => void signInAgain?.({ returnTo: '/security' })}>
+        Sign in again
+      </button>
+    </>
+  );
+}
+
 /** The signed-in portal with an identity provider whose sign-out does what `signOut` does. */
 function renderPortal(signOut: () => Promise<boolean>) {
   const tokens = { idToken: { idToken: 'id', claims }, accessToken: { accessToken: 'at' } };
@@ -22,6 +36,7 @@ function renderPortal(signOut: () => Promise<boolean>) {
     tokenManager: { getTokensSync: () => tokens, clear: jest.fn(), setTokens: jest.fn() },
     token: { renewTokens: jest.fn() },
     signOut: jest.fn(signOut),
+    signInWithRedirect: jest.fn(async () => undefined),
   };
   jest.mocked(useOktaAuth).mockReturnValue({
     oktaAuth,
@@ -32,7 +47,7 @@ function renderPortal(signOut: () => Promise<boolean>) {
       <MemoryRouter initialEntries={['/profile']}>
         <Routes>
           <Route element={<SignedInPortal settings={settings} />}>
-            <Route path="/profile" element={<h1>My Profile</h1>} />
+            <Route path="/profile" element={<ProfileStandIn />} />
           </Route>
         </Routes>
       </MemoryRouter>
@@ -57,6 +72,16 @@ describe('SignedInPortal', () => {
     renderPortal(async () => true);
     expect(await screen.findByRole('heading', { level: 1, name: 'My Profile' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'User menu for Alice Liddell' })).toBeInTheDocument();
+  });
+
+  it("gives the pages a new sign-in that makes the provider ask again (Confirm it's you in Okta mode)", async () => {
+    const oktaAuth = renderPortal(async () => true);
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in again' }));
+    expect(oktaAuth.signInWithRedirect).toHaveBeenCalledWith({
+      originalUri: '/security',
+      prompt: 'login',
+      maxAge: 0,
+    });
   });
 
   it('Logout clears local storage and signs out of the identity provider with the tokens', async () => {
