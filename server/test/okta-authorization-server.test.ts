@@ -608,3 +608,39 @@ describe('with the jwks option too', () => {
     }
   });
 });
+
+describe('test-only: a backdated sign-in (backdateNextSignIn)', () => {
+  it("the user's next sign-in carries an auth_time that many minutes ago, once; prompt=login then signs in fresh", async () => {
+    const grace = newUser();
+    const other = newUser();
+    org().backdateNextSignIn(grace.login, 10);
+    const browser = new Browser();
+    const before = Math.floor(Date.now() / 1000);
+    const stale = await signIn(grace.login, PASSWORD, newAuthorization(browser));
+    const after = Math.floor(Date.now() / 1000);
+    const staleAuthTime = decodeJwt(stale.access_token).auth_time as number;
+    expect(staleAuthTime).toBeGreaterThanOrEqual(before - 600);
+    expect(staleAuthTime).toBeLessThanOrEqual(after - 600);
+    expect(decodeJwt(stale.id_token).auth_time).toBe(staleAuthTime);
+    // Only that user's sign-in.
+    const fresh = await signIn(other.login);
+    expect(decodeJwt(fresh.access_token).auth_time).toBeGreaterThanOrEqual(before);
+
+    // The org session keeps the old time until the user signs in again, as the portal's 'Sign in again' asks.
+    const a = newAuthorization(browser);
+    const form = await openSignIn(a, { prompt: 'login', max_age: '0' });
+    const again = await submit(a, form, grace.login, PASSWORD);
+    expect(again.code, again.html).toBeDefined();
+    const renewed = await exchange(a, again.code as string);
+    expect(decodeJwt(renewed.access_token).auth_time).toBeGreaterThanOrEqual(before);
+  });
+
+  it('refuses an unknown user and a number of minutes that is not positive', () => {
+    const grace = newUser();
+    expect(() => org().backdateNextSignIn('nobody@customer.example', 10)).toThrow(
+      'backdateNextSignIn: no user nobody@customer.example',
+    );
+    expect(() => org().backdateNextSignIn(grace.id, 0)).toThrow('minutes must be a positive number');
+    expect(() => org().backdateNextSignIn(grace.id, Number.NaN)).toThrow('minutes must be a positive number');
+  });
+});

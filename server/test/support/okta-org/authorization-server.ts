@@ -75,6 +75,11 @@ export interface AuthorizationServer {
   owns(path: string): boolean;
   /** Answers one of its requests; the body has not been read. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * Test-only (Okta has no such thing): the user's next sign-in on the form is recorded as made `minutes` ago, so
+   * its tokens carry that `auth_time` (a stale sign-in without moving any clock). Once: later sign-ins are fresh.
+   */
+  backdateNextSignIn(userId: string, minutes: number): void;
 }
 
 /** The scopes okta-auth-js asks for (openid profile email phone) and offline_access; the claims each releases. */
@@ -242,6 +247,8 @@ export function createAuthorizationServer(
     keys: [{ ...(publicKey.export({ format: 'jwk' }) as JWK), kid, alg: 'RS256', use: 'sig' }],
   };
   const adapterOwner = {};
+  /** backdateNextSignIn: user id → minutes, taken by that user's next sign-in on the form. */
+  const backdatedSignIns = new Map<string, number>();
 
   const loginOf = (accountId: string | undefined): string | undefined =>
     accountId === undefined ? undefined : text(accounts.find(accountId)?.profile.login);
@@ -452,11 +459,16 @@ export function createAuthorizationServer(
       return;
     }
     accounts.signedIn(user.id);
+    // A test's backdated sign-in (backdateNextSignIn): oidc-provider's `ts` is the session's login time (auth_time).
+    const backdatedMinutes = backdatedSignIns.get(user.id);
+    backdatedSignIns.delete(user.id);
+    const ts =
+      backdatedMinutes === undefined ? undefined : Math.floor(Date.now() / 1000) - backdatedMinutes * 60;
     // A new login (fresh auth_time), also when a session exists (prompt=login, max_age).
     await provider.interactionFinished(
       req,
       res,
-      { login: { accountId: user.id, amr: ['pwd'], remember: true } },
+      { login: { accountId: user.id, amr: ['pwd'], remember: true, ...(ts === undefined ? {} : { ts }) } },
       { mergeWithLastSubmission: false },
     );
   }
@@ -527,6 +539,12 @@ export function createAuthorizationServer(
   return {
     issuer,
     publicJwks,
+    backdateNextSignIn(userId, minutes) {
+      if (!Number.isFinite(minutes) || minutes <= 0) {
+        throw new Error(`backdateNextSignIn: minutes must be a positive number, not ${minutes}`);
+      }
+      backdatedSignIns.set(userId, minutes);
+    },
     owns: (path) =>
       path === DEFAULT_AUTHORIZATION_SERVER ||
       path.startsWith(`${DEFAULT_AUTHORIZATION_SERVER}/`) ||

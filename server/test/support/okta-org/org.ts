@@ -194,6 +194,11 @@ export interface OktaOrg {
   setUserStatus(idOrLogin: string, status: OktaUserStatus): void;
   /** `{url}/oauth2/default` when the `authorizationServer` option is given. */
   readonly issuer: string | undefined;
+  /**
+   * Test-only (no Okta call does this): the user's next sign-in at the authorization server's form counts as made
+   * `minutes` ago (its tokens' `auth_time`), once. For a stale sign-in where the portal's clock cannot be moved.
+   */
+  backdateNextSignIn(idOrLogin: string, minutes: number): void;
   /** The validator, for tests of the validator itself. */
   readonly spec: OktaSpecValidator;
 }
@@ -1356,6 +1361,12 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     },
     expireAccessTokens() {
       accessTokens.clear();
+    },
+    backdateNextSignIn(idOrLogin, minutes) {
+      if (!authorizationServer) throw new Error('backdateNextSignIn: the org has no authorizationServer');
+      const user = findUser(idOrLogin);
+      if (!user) throw new Error(`backdateNextSignIn: no user ${idOrLogin}`);
+      authorizationServer.backdateNextSignIn(user.id, minutes);
     },
     setUserStatus(idOrLogin, status) {
       const user = findUser(idOrLogin);
