@@ -36,6 +36,12 @@ const SERVICE_KEY_ID = 'e2e-service-1';
  */
 export const OKTA_PASSWORD_POLICY: Partial<OktaPasswordPolicy> = { minSymbol: 1 };
 
+/**
+ * The org's boolean custom profile attribute that marks federated users (the portal's OKTA_FEDERATED_ATTRIBUTE),
+ * declared in the stand-in's user schema. Users without it are not federated.
+ */
+export const OKTA_FEDERATED_ATTRIBUTE = 'portalFederated';
+
 /** An Okta user of one test: `sub` is Okta's user id (the `uid` of the access token, the `{sub}` of the API). */
 export interface OktaTestUser {
   sub: string;
@@ -66,6 +72,7 @@ export class OktaPortal {
       org = await startOktaOrg({
         port: OKTA_PORTS.org,
         passwordPolicy: OKTA_PASSWORD_POLICY,
+        customProfileAttributes: { [OKTA_FEDERATED_ATTRIBUTE]: { type: 'boolean' } },
         authorizationServer: {
           clients: [
             {
@@ -97,9 +104,9 @@ export class OktaPortal {
 
   /**
    * A new Okta user with a password (OKTA credentials), for one test. The password has a symbol (the org's policy)
-   * and no part of the login (Okta's excludeUsername).
+   * and no part of the login (Okta's excludeUsername). `federated`: the org's federated attribute set to true.
    */
-  createUser(options: { country?: string } = {}): OktaTestUser {
+  createUser(options: { country?: string; federated?: boolean } = {}): OktaTestUser {
     const id = randomUUID().slice(0, 8);
     const email = `okta-${id}@example.org`;
     const password = `Pw-${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}-Zx9`;
@@ -107,7 +114,14 @@ export class OktaPortal {
     const familyName = `Okta ${id}`;
     const country = options.country ?? 'DE';
     const created = this.org.addUser({
-      profile: { login: email, email, firstName: givenName, lastName: familyName, countryCode: country },
+      profile: {
+        login: email,
+        email,
+        firstName: givenName,
+        lastName: familyName,
+        countryCode: country,
+        ...(options.federated ? { [OKTA_FEDERATED_ATTRIBUTE]: true } : {}),
+      },
       password,
     });
     return {
@@ -155,7 +169,7 @@ export class OktaPortal {
 /**
  * The portal's settings in Okta mode: Domain = the org (so IDENTITY_BACKEND is okta), the SPA's ClientId, the okta
  * backend's service app (private_key_jwt) registered in the org with the two scopes it needs, a data folder of its
- * own (SQLite: only what Okta cannot hold), and the remotes on their static hosts.
+ * own (SQLite: only what Okta cannot hold), the remotes on their static hosts, and the org's federated attribute.
  */
 function portalEnv(folder: string, org: OktaOrg): Record<string, string> {
   mkdirSync(folder, { recursive: true });
@@ -190,6 +204,7 @@ function portalEnv(folder: string, org: OktaOrg): Record<string, string> {
     OKTA_CLIENT_ID: serviceClientId,
     OKTA_PRIVATE_KEY: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
     OKTA_KEY_ID: SERVICE_KEY_ID,
+    OKTA_FEDERATED_ATTRIBUTE,
     LOG_LEVEL: 'warn',
   };
 }
