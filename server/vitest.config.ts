@@ -10,7 +10,8 @@ const conditions = ['portal-source'];
  * (test/helpers.ts startApp gives each app a fresh PostgreSQL database; see test/support/postgres.ts). One
  * PostgreSQL serves the run: the global setup starts it (or uses TEST_DATABASE_URL) for both projects.
  * `vitest run --project sqlite` runs one of them. Both run the contract suite (test/contract/**) against the
- * embedded identity backend; project `okta` runs only the contract suite, against the Okta org stand-in.
+ * embedded identity backend; project `okta` runs only the contract suite, against the Okta org stand-in (and the
+ * end-to-end run of `pnpm okta:check` against it, test/okta-check-against-org.test.ts, which needs no database).
  */
 function project(storage: 'sqlite' | 'postgres') {
   return {
@@ -21,7 +22,12 @@ function project(storage: 'sqlite' | 'postgres') {
       environment: 'node' as const,
       include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
       // What only a SQLite file has (its write lock held by another process, its files' modes): SQLite only.
-      exclude: storage === 'postgres' ? ['test/sqlite/**', 'node_modules/**'] : ['node_modules/**'],
+      exclude: [
+        ...(storage === 'postgres' ? ['test/sqlite/**'] : []),
+        // Run once, in project okta: a whole contract run in a child process.
+        'test/okta-check-against-org.test.ts',
+        'node_modules/**',
+      ],
       env: { PORTAL_TEST_STORAGE: storage },
       // Argon2 hashing and RSA key generation make the first request of a file slow on 2 cores.
       testTimeout: 20_000,
@@ -42,7 +48,8 @@ function oktaContractProject() {
     test: {
       ...sqlite.test,
       name: 'okta',
-      include: ['test/contract/**/*.test.ts'],
+      include: ['test/contract/**/*.test.ts', 'test/okta-check-against-org.test.ts'],
+      exclude: ['node_modules/**'],
       env: { PORTAL_TEST_STORAGE: 'sqlite', PORTAL_TEST_IDENTITY: 'okta' },
     },
   };
@@ -59,6 +66,7 @@ function realOrgContractProject() {
     test: {
       ...okta.test,
       name: 'okta-org',
+      include: ['test/contract/**/*.test.ts'],
       env: { PORTAL_TEST_STORAGE: 'sqlite', PORTAL_TEST_IDENTITY: 'okta-org' },
       // Every call goes to Okta over the internet.
       testTimeout: 60_000,

@@ -2,6 +2,7 @@
 // environment; otherwise it says plainly that nothing was checked. See the README's "Check against a real Okta
 // org". Exit: 0 when it did not run or every checkable test passed, 1 when a test failed or the settings are
 // incomplete. Tests that need what only the stand-in can do are reported as not checkable, never as passed.
+// Arguments are vitest's file filters: `pnpm okta:check test/contract/profile.test.ts` checks that file only.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ const CHECK_SETTINGS = ['OKTA_CHECK_DOMAIN', 'OKTA_CHECK_CLIENT_ID', 'OKTA_CHECK
 const SERVICE_SETTINGS = ['OKTA_CLIENT_ID', 'OKTA_API_TOKEN'];
 const NOT_CHECKABLE_TAG = '[not checkable against a real org]';
 const serverDir = path.resolve(import.meta.dirname, '..');
+const fileFilters = process.argv.slice(2);
 
 const given = CHECK_SETTINGS.filter((name) => process.env[name]);
 if (given.length === 0) {
@@ -32,7 +34,9 @@ if (missing.length > 0) {
 
 const work = mkdtempSync(path.join(tmpdir(), 'okta-check-'));
 const report = path.join(work, 'report.json');
-console.log(`okta:check: the contract suite against ${process.env.OKTA_CHECK_DOMAIN} …`);
+console.log(
+  `okta:check: the contract suite${fileFilters.length > 0 ? ` (${fileFilters.join(' ')})` : ''} against ${process.env.OKTA_CHECK_DOMAIN} …`,
+);
 const run = spawnSync(
   process.execPath,
   [
@@ -43,6 +47,7 @@ const run = spawnSync(
     '--reporter=dot',
     '--reporter=json',
     `--outputFile.json=${report}`,
+    ...fileFilters,
   ],
   { cwd: serverDir, stdio: 'inherit', env: { ...process.env, PORTAL_TEST_IDENTITY: 'okta-org' } },
 );

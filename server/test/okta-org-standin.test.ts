@@ -179,7 +179,9 @@ describe('the vendored specification', () => {
       license: 'Apache-2.0',
     });
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/users',
       '/api/v1/users/{id}',
+      '/api/v1/users/{id}/lifecycle/deactivate',
       '/api/v1/users/{userId}/credentials/change_password',
       '/api/v1/users/{userId}/factors',
       '/api/v1/users/{userId}/factors/{factorId}',

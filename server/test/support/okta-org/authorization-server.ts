@@ -42,10 +42,15 @@ const FAVICON = '/favicon.ico';
 export interface AuthorizationServerClient {
   /** The SPA's client id (the settings' ClientId, the `cid` of its access tokens). */
   clientId: string;
-  /** Sign-in redirect URIs; their origins are the CORS origins (Okta's trusted origins). */
-  redirectUris: string[];
+  /** Sign-in redirect URIs; their origins are the CORS origins (Okta's trusted origins). None for `passwordGrant`. */
+  redirectUris?: string[];
   /** Sign-out redirect URIs (okta-auth-js sends `{origin}/`). */
-  postLogoutRedirectUris: string[];
+  postLogoutRedirectUris?: string[];
+  /**
+   * A native app with only the Resource Owner Password grant (`pnpm okta:check` signs in with one): `grant_type=
+   * password` at `/v1/token`, no browser flow. Other clients are refused that grant (unauthorized_client).
+   */
+  passwordGrant?: boolean;
 }
 
 export interface AuthorizationServerOptions {
@@ -124,6 +129,87 @@ function claimsOf(user: NonNullable<ReturnType<SignInAccounts['find']>>): Record
     email: text(p.email),
     email_verified: true,
     phone_number: text(p.mobilePhone) ?? text(p.primaryPhone),
+  };
+}
+
+const PASSWORD_GRANT = 'password';
+/** Okta's answer to a wrong password, an unknown login or a user who may not sign in (all alike). */
+export const INVALID_CREDENTIALS = 'The credentials provided were invalid.';
+
+/**
+ * The Resource Owner Password grant as Okta's default authorization server answers it: the user's login and
+ * current password (ACTIVE users only), the requested scopes among the server's; an access token shaped like the
+ * code flow's (auth_time = now) and, with openid, an ID token.
+ */
+function passwordGrant(accounts: SignInAccounts, resourceServerInfo: object) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
+    const params = ctx.oidc.params as Record<string, string | undefined>;
+    const client = ctx.oidc.client;
+    if (!client) throw new errors.InvalidClient('client not found');
+    const username = (params.username ?? '').trim();
+    const found = username === '' ? undefined : accounts.find(username);
+    const user = String(found?.profile.login).toLowerCase() === username.toLowerCase() ? found : undefined;
+    if (!user || user.status !== 'ACTIVE' || !accounts.passwordMatches(user.id, params.password ?? '')) {
+      const refused = new errors.InvalidGrant('wrong credentials');
+      refused.error_description = INVALID_CREDENTIALS;
+      throw refused;
+    }
+    const requested = (params.scope ?? '').split(' ').filter(Boolean);
+    if (requested.length === 0 || requested.some((scope) => !SCOPES.includes(scope))) {
+      const refused = new errors.InvalidScope('scope', params.scope ?? '');
+      refused.error_description =
+        requested.length === 0
+          ? "The authorization server resource does not have any configured default scopes, 'scope' must be provided."
+          : 'One or more scopes are not configured for the authorization server resource.';
+      throw refused;
+    }
+    const scope = requested.join(' ');
+    accounts.signedIn(user.id);
+    const { AccessToken, Account, Grant, IdToken } = ctx.oidc.provider;
+    // Not in the package's types: the model the code grant gives its access token (lib/models/resource_server.js).
+    const { ResourceServer } = ctx.oidc.provider as unknown as {
+      ResourceServer: new (
+        identifier: string,
+        info: object,
+      ) => NonNullable<InstanceType<typeof AccessToken>['resourceServer']>;
+    };
+    const account = await Account.findAccount(ctx, user.id);
+    if (!account) throw new errors.InvalidGrant('account not found');
+    const grant = new Grant({ clientId: client.clientId, accountId: user.id });
+    grant.addOIDCScope(scope);
+    grant.addResourceScope(DEFAULT_AUDIENCE, scope);
+    const grantId = await grant.save();
+    ctx.oidc.entity('Grant', grant);
+    ctx.oidc.entity('Account', account);
+
+    const at = new AccessToken({ accountId: user.id, client, grantId, gty: PASSWORD_GRANT, scope });
+    at.resourceServer = new ResourceServer(DEFAULT_AUDIENCE, resourceServerInfo);
+    ctx.oidc.entity('AccessToken', at);
+    const accessToken = await at.save();
+
+    let idToken: string | undefined;
+    if (requested.includes('openid')) {
+      const token = new IdToken(
+        {
+          ...(await account.claims('id_token', scope, {}, [])),
+          amr: ['pwd'],
+          auth_time: Math.floor(Date.now() / 1000),
+        },
+        { ctx },
+      );
+      // What the code grant sets too (lib/actions/grants/authorization_code.js); not in the package's types.
+      Object.assign(token, { scope, mask: {}, rejected: [] });
+      token.set('at_hash', accessToken);
+      idToken = await token.issue({ use: 'idtoken' });
+    }
+    ctx.body = {
+      token_type: 'Bearer',
+      expires_in: at.expiration,
+      access_token: accessToken,
+      scope,
+      ...(idToken ? { id_token: idToken } : {}),
+    };
+    await next();
   };
 }
 
@@ -222,7 +308,9 @@ function sendHtml(res: ServerResponse, status: number, html: string): void {
 
 /** The origins of the clients' redirect URIs: where okta-auth-js calls the token, keys and revoke endpoints from. */
 export function clientOrigins(clients: readonly AuthorizationServerClient[]): string[] {
-  return [...new Set(clients.flatMap((client) => client.redirectUris.map((uri) => new URL(uri).origin)))];
+  return [
+    ...new Set(clients.flatMap((client) => (client.redirectUris ?? []).map((uri) => new URL(uri).origin))),
+  ];
 }
 
 /**
@@ -250,6 +338,14 @@ export function createAuthorizationServer(
   /** backdateNextSignIn: user id → minutes, taken by that user's next sign-in on the form. */
   const backdatedSignIns = new Map<string, number>();
 
+  const resourceServerInfo = {
+    scope: SCOPES.join(' '),
+    audience: DEFAULT_AUDIENCE,
+    accessTokenTTL: accessTokenTtl,
+    accessTokenFormat: 'jwt' as const,
+    jwt: { sign: { alg: 'RS256' as const } },
+  };
+
   const loginOf = (accountId: string | undefined): string | undefined =>
     accountId === undefined ? undefined : text(accounts.find(accountId)?.profile.login);
 
@@ -262,18 +358,31 @@ export function createAuthorizationServer(
       long: { httpOnly: true, signed: true, sameSite: 'lax', secure: false },
       short: { httpOnly: true, signed: true, sameSite: 'lax', secure: false },
     },
-    clients: options.clients.map((client) => ({
-      client_id: client.clientId,
-      application_type: 'web',
-      token_endpoint_auth_method: 'none',
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      redirect_uris: client.redirectUris,
-      post_logout_redirect_uris: client.postLogoutRedirectUris,
-      id_token_signed_response_alg: 'RS256',
-      // Okta's ID token always says when the user signed in.
-      require_auth_time: true,
-    })),
+    clients: options.clients.map((client) =>
+      client.passwordGrant
+        ? {
+            client_id: client.clientId,
+            // Okta's native app with the Resource Owner Password grant only: no redirects, no browser.
+            application_type: 'native',
+            token_endpoint_auth_method: 'none',
+            grant_types: [PASSWORD_GRANT],
+            response_types: [],
+            id_token_signed_response_alg: 'RS256',
+            require_auth_time: true,
+          }
+        : {
+            client_id: client.clientId,
+            application_type: 'web',
+            token_endpoint_auth_method: 'none',
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            redirect_uris: client.redirectUris ?? [],
+            post_logout_redirect_uris: client.postLogoutRedirectUris ?? [],
+            id_token_signed_response_alg: 'RS256',
+            // Okta's ID token always says when the user signed in.
+            require_auth_time: true,
+          },
+    ),
     routes: OKTA_ROUTES,
     scopes: SCOPES,
     claims: SCOPE_CLAIMS,
@@ -325,13 +434,7 @@ export function createAuthorizationServer(
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resourceIndicator) => {
           if (resourceIndicator !== DEFAULT_AUDIENCE) throw new errors.InvalidTarget();
-          return {
-            scope: SCOPES.join(' '),
-            audience: DEFAULT_AUDIENCE,
-            accessTokenTTL: accessTokenTtl,
-            accessTokenFormat: 'jwt',
-            jwt: { sign: { alg: 'RS256' } },
-          };
+          return resourceServerInfo;
         },
       },
     },
@@ -342,7 +445,11 @@ export function createAuthorizationServer(
           const payload = jwt.payload as Record<string, unknown>;
           const accountId = (token as { accountId?: string }).accountId;
           const entities = ctx?.oidc.entities;
-          const authTime = entities?.AuthorizationCode?.authTime ?? entities?.RefreshToken?.authTime;
+          // The password grant is a sign-in now: its auth_time is the token's issue time.
+          const authTime =
+            entities?.AuthorizationCode?.authTime ??
+            entities?.RefreshToken?.authTime ??
+            ((token as { gty?: string }).gty === PASSWORD_GRANT ? payload.iat : undefined);
           jwt.header = { typ: undefined };
           jwt.payload = {
             ver: 1,
@@ -408,6 +515,23 @@ export function createAuthorizationServer(
   };
 
   const provider = new Provider(issuer, configuration);
+  provider.registerGrantType(PASSWORD_GRANT, passwordGrant(accounts, resourceServerInfo), [
+    'username',
+    'password',
+    'scope',
+  ]);
+  // Okta's text for a grant the app does not have (oauth2-error-codes.json), naming the app's grant types.
+  provider.use(async (ctx, next) => {
+    await next();
+    const body = ctx.body as { error?: string } | undefined;
+    const client = (ctx as KoaContextWithOIDC).oidc?.client;
+    if (ctx.path === OKTA_ROUTES.token && body?.error === 'unauthorized_client' && client) {
+      ctx.body = {
+        error: 'unauthorized_client',
+        error_description: `The client is not authorized to use the provided grant type. Configured grant types: [${(client.grantTypes ?? []).join(', ')}].`,
+      };
+    }
+  });
   (provider as unknown as RegistersResponseModes).registerResponseMode(
     OKTA_POST_MESSAGE,
     oktaPostMessageResponseMode(origins),

@@ -213,11 +213,14 @@ interface FactorRecord extends FactorState {
   activationAttempts: number[];
 }
 
+/** Besides OktaUserStatus: what createUser leaves a user in (activate=false: STAGED; no password: PROVISIONED). */
+type UserRecordStatus = OktaUserStatus | 'STAGED' | 'PROVISIONED';
+
 interface UserRecord {
   id: string;
-  status: OktaUserStatus;
+  status: UserRecordStatus;
   created: string;
-  activated: string;
+  activated: string | null;
   statusChanged: string;
   lastLogin: string | null;
   lastUpdated: string;
@@ -321,6 +324,11 @@ const ERR = {
     oktaError(403, 'E0000035', 'Change password not allowed on specified user.'),
   passwordPolicy: (policy: OktaPasswordPolicy) =>
     oktaError(400, 'E0000001', 'Api validation failed: password', [`password: ${requirementsText(policy)}`]),
+  // Okta's answer to a second user with the same login (createUser; the spec has no example of it).
+  loginInUse: () =>
+    oktaError(400, 'E0000001', 'Api validation failed: login', [
+      'login: An object with this field already exists in the current organization',
+    ]),
   factorExists: () =>
     oktaError(400, 'E0000001', 'Api validation failed: factorEnrollRequest', [
       'A factor of this type is already set up.',
@@ -572,8 +580,14 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     op: OperationSpec;
     params: Record<string, string>;
     query: URLSearchParams;
+    headers: IncomingMessage['headers'];
     body: Record<string, unknown> | undefined;
   }
+
+  const headerOf = (ctx: Ctx, name: string): string | undefined => {
+    const value = ctx.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
 
   const bool = (query: URLSearchParams, name: string, fallback: boolean): boolean =>
     query.has(name) ? query.get(name) === 'true' : fallback;
@@ -635,7 +649,96 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     return { status: 200, body: userJson(user) };
   }
 
+  /** A user as createUser / addUser make it; throws (a test's mistake) when Okta's User schema refuses it. */
+  function newUserRecord(input: AddUserInput, status: UserRecordStatus): UserRecord {
+    const now = iso();
+    return {
+      id: input.id ?? randomId('00u'),
+      status,
+      created: now,
+      activated: status === 'ACTIVE' ? now : null,
+      statusChanged: now,
+      lastLogin: null,
+      lastUpdated: now,
+      passwordChanged: input.password === undefined ? null : now,
+      typeId: input.typeId ?? randomId('oty'),
+      profile: clone(input.profile),
+      provider: clone(input.provider ?? { type: 'OKTA', name: 'OKTA' }),
+      passwords: input.password === undefined ? [] : [hashPassword(input.password)],
+      factors: new Map(),
+      sessionRevocations: [],
+    };
+  }
+
+  /** Deletes a user with everything the stand-in keeps about them (their codes stay in the sent log, unusable). */
+  function removeUser(user: UserRecord) {
+    users.delete(user.id);
+    for (const c of emailCodes) if (c.userId === user.id) c.consumed = true;
+  }
+
   const handlers: Record<string, (ctx: Ctx) => Reply> = {
+    createUser(ctx) {
+      // Only the creation the portal's tooling does (a profile, maybe a password): Okta's other scenarios are not.
+      for (const name of ['provider', 'nextLogin']) if (ctx.query.has(name)) throw new Unsimulated(name);
+      const body = ctx.body ?? {};
+      for (const key of Object.keys(body))
+        if (key !== 'profile' && key !== 'credentials' && key !== 'type')
+          throw new Unsimulated(`creating a user with "${key}"`);
+      const profile = body.profile as { login: string; email: string } & Record<string, unknown>;
+      const credentials = body.credentials as Record<string, unknown> | undefined;
+      let password: string | undefined;
+      if (credentials) {
+        for (const key of Object.keys(credentials))
+          if (key !== 'password') throw new Unsimulated(`credentials.${key}`);
+        const value = (credentials.password as { value?: unknown } | undefined)?.value;
+        if (typeof value !== 'string') throw new Unsimulated('a password credential without a value');
+        password = value;
+      }
+      if (findUser(String(profile.login))) return ERR.loginInUse();
+      const activate = bool(ctx.query, 'activate', true);
+      // "The user is emailed a one-time activation token if activated without a password": PROVISIONED until then.
+      const status: UserRecordStatus = !activate
+        ? 'STAGED'
+        : password === undefined
+          ? 'PROVISIONED'
+          : 'ACTIVE';
+      const typeId = (body.type as { id?: string } | undefined)?.id;
+      const user = newUserRecord({ profile, ...(typeId ? { typeId } : {}) }, status);
+      if (password !== undefined) {
+        const refused = setPassword(user, password, false);
+        if (refused) return refused;
+      }
+      users.set(user.id, user);
+      return { status: 200, body: userJson(user) };
+    },
+    deactivateUser(ctx) {
+      if (bool(ctx.query, 'sendEmail', false)) throw new Unsimulated('sendEmail=true');
+      if (headerOf(ctx, 'prefer')) throw new Unsimulated('Prefer: respond-async');
+      const user = userOr404(ctx.params.id);
+      if (isReply(user)) return user;
+      // "Perform this operation only on users that do not have a DEPROVISIONED status": Okta's answer is not given.
+      if (user.status === 'DEPROVISIONED') throw new Unsimulated('deactivating a DEPROVISIONED user');
+      user.status = 'DEPROVISIONED';
+      user.statusChanged = iso();
+      user.lastUpdated = user.statusChanged;
+      return { status: 200 };
+    },
+    deleteUser(ctx) {
+      if (bool(ctx.query, 'sendEmail', false)) throw new Unsimulated('sendEmail=true');
+      if (headerOf(ctx, 'prefer')) throw new Unsimulated('Prefer: respond-async');
+      const user = userOr404(ctx.params.id);
+      if (isReply(user)) return user;
+      // "This operation on a user that hasn't been deactivated causes that user to be deactivated. A second delete
+      // operation is required to delete the user."
+      if (user.status !== 'DEPROVISIONED') {
+        user.status = 'DEPROVISIONED';
+        user.statusChanged = iso();
+        user.lastUpdated = user.statusChanged;
+        return { status: 204 };
+      }
+      removeUser(user);
+      return { status: 204 };
+    },
     getUser(ctx) {
       if (ctx.query.has('expand')) throw new Unsimulated('expand');
       const user = userOr404(ctx.params.id);
@@ -1122,7 +1225,15 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     const handler = handlers[op.operationId];
     if (!handler) return record('unsimulated', [`${op.operationId} has no handler`]);
     try {
-      return finish(handler({ op, params, query, body: body as Record<string, unknown> | undefined }));
+      return finish(
+        handler({
+          op,
+          params,
+          query,
+          headers: req.headers,
+          body: body as Record<string, unknown> | undefined,
+        }),
+      );
     } catch (error) {
       if (error instanceof Unsimulated)
         return record('unsimulated', [`${op.operationId}: ${error.message} is not simulated`]);
@@ -1283,26 +1394,10 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
         server.closeAllConnections();
       }),
     addUser(input) {
-      const id = input.id ?? randomId('00u');
+      const user = newUserRecord(input, 'ACTIVE');
+      const { id } = user;
       if (users.has(id) || findUser(input.profile.login))
         throw new Error(`a user ${id} / ${input.profile.login} exists`);
-      const now = iso();
-      const user: UserRecord = {
-        id,
-        status: 'ACTIVE',
-        created: now,
-        activated: now,
-        statusChanged: now,
-        lastLogin: null,
-        lastUpdated: now,
-        passwordChanged: input.password === undefined ? null : now,
-        typeId: input.typeId ?? randomId('oty'),
-        profile: clone(input.profile),
-        provider: clone(input.provider ?? { type: 'OKTA', name: 'OKTA' }),
-        passwords: input.password === undefined ? [] : [hashPassword(input.password)],
-        factors: new Map(),
-        sessionRevocations: [],
-      };
       // The user the stand-in serves must itself be a valid Okta user.
       const problems = spec.validateSchema('response', 'User', userJson(user));
       if (problems.length > 0)
