@@ -21,10 +21,18 @@ export default fp(
   async function errorsPlugin(app: FastifyInstance) {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (error instanceof HttpError) {
-        return reply
-          .code(error.statusCode)
-          .headers(error.headers)
-          .send({ ...error.details, error: error.message, code: error.code });
+        return (
+          reply
+            .code(error.statusCode)
+            .headers(error.headers)
+            // `error` and `code` first and authoritative; a refusal's details (e.g. `proof`) after them.
+            .send({
+              error: error.message,
+              code: error.code,
+              ...error.details,
+              ...{ error: error.message, code: error.code },
+            })
+        );
       }
       const unavailable = storageUnavailableReason(error);
       if (unavailable !== undefined) {

@@ -191,8 +191,12 @@ function handClock(start: () => number) {
   };
 }
 
-/** A moment mid-way through a 30 s TOTP step near the real time, so a test's steps never straddle one by accident. */
-const midStepNow = () => Math.floor(Date.now() / 30_000) * 30_000 + 10_000;
+/**
+ * A moment 10 s into a 30 s TOTP step, so a test's steps never straddle one by accident; never after the real time
+ * (at most 30 s before it), since sign-ins record the real time: a clock ahead of them would make a sign-in look
+ * older than it is (a test that moves the clock by a whole 5-minute window would find it stale).
+ */
+const midStepNow = () => Math.floor((Date.now() - 10_000) / 30_000) * 30_000 + 10_000;
 
 type Started = { backend: ContractBackend; close(): Promise<void>; resetClock(): void };
 

@@ -405,8 +405,12 @@ function checkAnswer(response: LightMyRequestResponse, where: string) {
   expect(response.headers['content-type'], where).toMatch(/^application\/json/);
   if (response.statusCode >= 400) {
     const body = response.json<Record<string, unknown>>();
-    // `{ error }`, and for the refusals the page reacts to, a machine `code` from the contract beside it.
-    expect(['error', ...(body.code === undefined ? [] : ['code'])], where).toEqual(Object.keys(body));
+    // `{ error }`, and for the refusals the page reacts to, a machine `code` from the contract beside it; "Confirm
+    // it's you" also says which proof the backend takes.
+    const proof = body.code === API_ERROR_CODES.reauthenticationRequired ? ['proof'] : [];
+    expect(['error', ...(body.code === undefined ? [] : ['code']), ...proof], where).toEqual(
+      Object.keys(body),
+    );
     if (body.code !== undefined) expect(Object.values(API_ERROR_CODES), where).toContain(body.code);
     expect(typeof body.error, where).toBe('string');
     expect((body.error as string).length, where).toBeGreaterThan(0);
