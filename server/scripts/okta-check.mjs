@@ -65,20 +65,32 @@ try {
 const passed = [];
 const failed = [];
 const notCheckable = [];
+/** The reason after the tag (first line), or undefined when the messages are not a not-checkable refusal. */
+const notCheckableReason = (messages) =>
+  messages.includes(NOT_CHECKABLE_TAG)
+    ? messages
+        .slice(messages.indexOf(NOT_CHECKABLE_TAG) + NOT_CHECKABLE_TAG.length)
+        .split('\n')[0]
+        ?.trim()
+    : undefined;
 for (const file of results.testResults ?? []) {
   for (const test of file.assertionResults ?? []) {
     if (test.status === 'passed') passed.push(test.fullName);
     else if (test.status === 'failed') {
-      const messages = (test.failureMessages ?? []).join('\n');
-      (messages.includes(NOT_CHECKABLE_TAG) ? notCheckable : failed).push(
-        messages.includes(NOT_CHECKABLE_TAG)
-          ? `${test.fullName} (${messages
-              .slice(messages.indexOf(NOT_CHECKABLE_TAG) + NOT_CHECKABLE_TAG.length)
-              .split('\n')[0]
-              ?.trim()})`
-          : test.fullName,
-      );
+      const reason = notCheckableReason((test.failureMessages ?? []).join('\n'));
+      if (reason === undefined) failed.push(test.fullName);
+      else notCheckable.push(`${test.fullName} (${reason})`);
     }
+  }
+  // A file that failed outside its tests (a beforeAll, its top level): its tests did not run, so it is counted
+  // here, never silently dropped.
+  if (file.status === 'failed' && file.message) {
+    const name = path.relative(serverDir, file.name ?? '');
+    const unrun = (file.assertionResults ?? []).filter((t) => t.status !== 'passed' && t.status !== 'failed');
+    const what = `${name} (the whole file, ${unrun.length} tests not run`;
+    const reason = notCheckableReason(file.message);
+    if (reason === undefined) failed.push(`${what}: ${file.message.split('\n')[0]})`);
+    else notCheckable.push(`${what}: ${reason})`);
   }
 }
 console.log(`\nokta:check against ${process.env.OKTA_CHECK_DOMAIN}:`);

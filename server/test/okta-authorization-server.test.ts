@@ -16,6 +16,8 @@ const CLIENT_ORIGIN = 'http://localhost:3999';
 const REDIRECT_URI = `${CLIENT_ORIGIN}/login/callback`;
 const OTHER_CLIENT_ID = '0oaAnotherSpa';
 const OTHER_REDIRECT_URI = 'http://localhost:3998/login/callback';
+/** A native app with the Resource Owner Password grant (what `pnpm okta:check` signs in with). */
+const NATIVE_CLIENT_ID = '0oaNativeCheckApp';
 const ADMIN_TOKEN = 'admin-api-token';
 const PASSWORD = 'Correct-Horse-1';
 /** What okta-auth-js asks for (shared-auth PORTAL_SCOPES). */
@@ -31,6 +33,7 @@ const org = useOktaOrg({
         postLogoutRedirectUris: [CLIENT_ORIGIN, `${CLIENT_ORIGIN}/`],
       },
       { clientId: OTHER_CLIENT_ID, redirectUris: [OTHER_REDIRECT_URI], postLogoutRedirectUris: [] },
+      { clientId: NATIVE_CLIENT_ID, passwordGrant: true },
     ],
   },
 });
@@ -642,5 +645,90 @@ describe('test-only: a backdated sign-in (backdateNextSignIn)', () => {
     );
     expect(() => org().backdateNextSignIn(grace.id, 0)).toThrow('minutes must be a positive number');
     expect(() => org().backdateNextSignIn(grace.id, Number.NaN)).toThrow('minutes must be a positive number');
+  });
+});
+
+describe('the Resource Owner Password grant (a native app, as `pnpm okta:check` signs in)', () => {
+  const passwordGrant = (form: Record<string, string>) =>
+    fetch(`${issuer()}/v1/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({ grant_type: 'password', scope: 'openid profile email', ...form }),
+    });
+
+  it("issues Okta's access token (auth_time now) and an ID token for the login and current password", async () => {
+    const user = newUser();
+    const before = Math.floor(Date.now() / 1000);
+    const response = await passwordGrant({
+      client_id: NATIVE_CLIENT_ID,
+      username: user.login.toUpperCase(),
+      password: PASSWORD,
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'openid profile email' });
+    expect(body.refresh_token).toBeUndefined();
+    const keys = createRemoteJWKSet(new URL(`${issuer()}/v1/keys`));
+    const { payload: access } = await jwtVerify(String(body.access_token), keys, {
+      issuer: issuer(),
+      audience: DEFAULT_AUDIENCE,
+    });
+    expect(access).toMatchObject({
+      ver: 1,
+      cid: NATIVE_CLIENT_ID,
+      uid: user.id,
+      sub: user.login,
+      scp: ['openid', 'profile', 'email'],
+    });
+    expect(access.auth_time).toBeGreaterThanOrEqual(before);
+    const { payload: id } = await jwtVerify(String(body.id_token), keys, {
+      issuer: issuer(),
+      audience: NATIVE_CLIENT_ID,
+    });
+    expect(id).toMatchObject({ sub: user.id, amr: ['pwd'], given_name: 'Grace', email: user.login });
+    expect(id.auth_time).toBeGreaterThanOrEqual(before);
+  });
+
+  it("refuses a wrong password, an unknown login and a user who is not ACTIVE with Okta's one answer", async () => {
+    const user = newUser();
+    const suspended = newUser();
+    org().setUserStatus(suspended.id, 'SUSPENDED');
+    for (const [username, password] of [
+      [user.login, 'Wrong-Horse-1'],
+      ['nobody@customer.example', PASSWORD],
+      [user.id, PASSWORD],
+      [suspended.login, PASSWORD],
+    ] as const) {
+      const response = await passwordGrant({ client_id: NATIVE_CLIENT_ID, username, password });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: 'invalid_grant',
+        error_description: 'The credentials provided were invalid.',
+      });
+    }
+  });
+
+  it('is refused to an app without the grant (unauthorized_client), and an unknown scope is refused', async () => {
+    newUser();
+    const spa = await passwordGrant({
+      client_id: OKTA_PORTAL_CLIENT_ID,
+      username: 'grace1@customer.example',
+      password: PASSWORD,
+    });
+    expect(spa.status).toBe(400);
+    expect(await spa.json()).toEqual({
+      error: 'unauthorized_client',
+      error_description:
+        'The client is not authorized to use the provided grant type. Configured grant types: [authorization_code, refresh_token].',
+    });
+    const user = newUser();
+    const scope = await passwordGrant({
+      client_id: NATIVE_CLIENT_ID,
+      username: user.login,
+      password: PASSWORD,
+      scope: 'openid okta.users.manage',
+    });
+    expect(scope.status).toBe(400);
+    expect(await scope.json()).toMatchObject({ error: 'invalid_scope' });
   });
 });

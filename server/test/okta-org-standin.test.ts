@@ -1212,3 +1212,91 @@ describe('test-only controls under /__test/', () => {
     ).toBe(false);
   });
 });
+
+describe('creating, deactivating and deleting users (what `pnpm okta:check` does with its throwaway users)', () => {
+  const newProfile = (login: string) => ({ login, email: login, firstName: 'Grace', lastName: 'Hopper' });
+
+  it('createUser with a password and activate=true makes an ACTIVE user who has that password (Okta SDK)', async () => {
+    const login = `grace-${randomUUID()}@example.com`;
+    const user = await sdk().userApi.createUser({
+      activate: true,
+      body: { profile: newProfile(login), credentials: { password: { value: PASSWORD } } },
+    });
+    expect(user).toMatchObject({ status: 'ACTIVE', profile: { login, email: login } });
+    expect(user.credentials?.provider).toMatchObject({ type: 'OKTA', name: 'OKTA' });
+    expect(org().passwordMatches(user.id as string, PASSWORD)).toBe(true);
+    expect(org().requests().at(-1)).toMatchObject({ operationId: 'createUser', query: '?activate=true' });
+  });
+
+  it('createUser without activation is STAGED, without a password PROVISIONED (neither signs in)', async () => {
+    const staged = await api('POST', '/api/v1/users?activate=false', {
+      profile: newProfile(`staged-${randomUUID()}@example.com`),
+      credentials: { password: { value: PASSWORD } },
+    });
+    expect(staged).toMatchObject({ status: 200, body: { status: 'STAGED', activated: null } });
+    const provisioned = await api('POST', '/api/v1/users', {
+      profile: newProfile(`provisioned-${randomUUID()}@example.com`),
+    });
+    expect(provisioned).toMatchObject({ status: 200, body: { status: 'PROVISIONED' } });
+  });
+
+  it('a login in use: 400 E0000001 with the login cause; a password the policy refuses: its 400', async () => {
+    const existing = newUser();
+    const taken = await api('POST', '/api/v1/users?activate=true', {
+      profile: newProfile(String(existing.profile.login).toUpperCase()),
+      credentials: { password: { value: PASSWORD } },
+    });
+    expect(taken).toMatchObject({
+      status: 400,
+      body: {
+        errorCode: 'E0000001',
+        errorSummary: 'Api validation failed: login',
+        errorCauses: [
+          { errorSummary: 'login: An object with this field already exists in the current organization' },
+        ],
+      },
+    });
+    const weakLogin = `weak-${randomUUID()}@example.com`;
+    const weak = await api('POST', '/api/v1/users?activate=true', {
+      profile: newProfile(weakLogin),
+      credentials: { password: { value: 'short' } },
+    });
+    expect(weak).toMatchObject({ status: 400, body: { errorSummary: 'Api validation failed: password' } });
+    expect(org().user(weakLogin)).toBeUndefined();
+  });
+
+  it('an invented attribute in the profile is refused by the spec (500 and a violation)', async () => {
+    const invented = await api('POST', '/api/v1/users', {
+      profile: { ...newProfile(`invented-${randomUUID()}@example.com`), shoeSize: 42 },
+    });
+    expect(invented.status).toBe(500);
+    expect(org().takeViolations()).toMatchObject([{ kind: 'request', operationId: 'createUser' }]);
+  });
+
+  it('deactivate then delete (Okta SDK) removes the user; delete of an ACTIVE user deactivates it first; unknown: 404', async () => {
+    const client = sdk();
+    const first = newUser();
+    await client.userApi.deactivateUser({ userId: first.id });
+    expect(org().user(first.id)?.status).toBe('DEPROVISIONED');
+    await client.userApi.deleteUser({ userId: first.id });
+    expect(org().user(first.id)).toBeUndefined();
+
+    const second = newUser();
+    // "This operation on a user that hasn't been deactivated causes that user to be deactivated. A second delete
+    // operation is required to delete the user."
+    expect((await api('DELETE', `/api/v1/users/${second.id}`)).status).toBe(204);
+    expect(org().user(second.id)?.status).toBe('DEPROVISIONED');
+    expect((await api('DELETE', `/api/v1/users/${second.id}`)).status).toBe(204);
+    expect(org().user(second.id)).toBeUndefined();
+
+    for (const [method, path] of [
+      ['DELETE', `/api/v1/users/${second.id}`],
+      ['POST', `/api/v1/users/${second.id}/lifecycle/deactivate`],
+    ] as const) {
+      expect(await api(method, path)).toMatchObject({
+        status: 404,
+        body: { errorCode: 'E0000007', errorSummary: `Not found: Resource not found: ${second.id} (User)` },
+      });
+    }
+  });
+});

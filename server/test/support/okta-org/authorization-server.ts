@@ -190,15 +190,13 @@ function passwordGrant(accounts: SignInAccounts, resourceServerInfo: object) {
     let idToken: string | undefined;
     if (requested.includes('openid')) {
       const token = new IdToken(
-        {
-          ...(await account.claims('id_token', scope, {}, [])),
-          amr: ['pwd'],
-          auth_time: Math.floor(Date.now() / 1000),
-        },
+        { ...(await account.claims('id_token', scope, {}, [])), amr: ['pwd'] },
         { ctx },
       );
       // What the code grant sets too (lib/actions/grants/authorization_code.js); not in the package's types.
       Object.assign(token, { scope, mask: {}, rejected: [] });
+      // Set, not masked by the scopes: Okta's ID token always says when the user signed in (now).
+      token.set('auth_time', Math.floor(Date.now() / 1000));
       token.set('at_hash', accessToken);
       idToken = await token.issue({ use: 'idtoken' });
     }
@@ -521,11 +519,18 @@ export function createAuthorizationServer(
     'scope',
   ]);
   // Okta's text for a grant the app does not have (oauth2-error-codes.json), naming the app's grant types.
+  // oidc-provider answers invalid_request "requested grant type is not allowed for this client"; Okta answers this.
   provider.use(async (ctx, next) => {
     await next();
-    const body = ctx.body as { error?: string } | undefined;
-    const client = (ctx as KoaContextWithOIDC).oidc?.client;
-    if (ctx.path === OKTA_ROUTES.token && body?.error === 'unauthorized_client' && client) {
+    const { client, params } = (ctx as KoaContextWithOIDC).oidc ?? {};
+    const grantType = typeof params?.grant_type === 'string' ? params.grant_type : undefined;
+    if (
+      ctx.path === OKTA_ROUTES.token &&
+      ctx.status === 400 &&
+      client &&
+      grantType &&
+      !client.grantTypeAllowed(grantType)
+    ) {
       ctx.body = {
         error: 'unauthorized_client',
         error_description: `The client is not authorized to use the provided grant type. Configured grant types: [${(client.grantTypes ?? []).join(', ')}].`,
