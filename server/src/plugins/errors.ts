@@ -26,12 +26,12 @@ export default fp(
             .code(error.statusCode)
             .headers(error.headers)
             // `error` and `code` first and authoritative; a refusal's details (e.g. `proof`) after them.
-            .send({
-              error: error.message,
-              code: error.code,
-              ...error.details,
-              ...{ error: error.message, code: error.code },
-            })
+            .send(
+              Object.assign({ error: error.message, code: error.code }, error.details, {
+                error: error.message,
+                code: error.code,
+              }),
+            )
         );
       }
       const unavailable = storageUnavailableReason(error);
