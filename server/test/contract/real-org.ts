@@ -192,13 +192,25 @@ export class RealOrg {
 
   /** Deletes every user the check created (deactivate, then delete: Okta's two steps). */
   async close(): Promise<void> {
+    const leftBehind: string[] = [];
     for (const userId of this.created.splice(0)) {
+      // Okta deletes in two steps. A refused deactivation (e.g. already deactivated) is left to the delete to
+      // settle; a refused delete leaves the user in the org, which the operator must be told.
       await this.management
         .call('deactivateUser', 'repeatable', (client) => client.userApi.deactivateUser({ userId }))
         .catch(() => undefined);
-      await this.management
-        .call('deleteUser', 'repeatable', (client) => client.userApi.deleteUser({ userId }))
-        .catch(() => undefined);
+      try {
+        await this.management.call('deleteUser', 'repeatable', (client) =>
+          client.userApi.deleteUser({ userId }),
+        );
+      } catch (error) {
+        leftBehind.push(`${userId} (${error instanceof Error ? error.message : String(error)})`);
+      }
+    }
+    if (leftBehind.length > 0) {
+      throw new Error(
+        `okta:check could not delete the users it created: ${leftBehind.join(', ')}; delete them in the Admin Console`,
+      );
     }
   }
 }
