@@ -3,7 +3,6 @@
 // must have seen no request or answer outside Okta's published spec, and no process may have crashed; a failing
 // test gets every process's output and the org's traffic attached.
 import { test as base, expect, type Page } from '@playwright/test';
-import { createGuardrails, generateSync } from 'otplib';
 import { OktaPortal, type OktaTestUser } from './okta.js';
 
 export const test = base.extend<{ okta: OktaPortal; user: OktaTestUser }, { oktaOfWorker: OktaPortal }>({
@@ -58,47 +57,4 @@ export async function signInWithOkta(
   await page.goto(path);
   await signInOnOkta(page, user);
   await expect(page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}$`));
-}
-
-const STEP_SECONDS = 30;
-// Okta's Google Authenticator secrets are 10 bytes (16 base32 characters); otplib refuses fewer than 16 by default.
-const OKTA_SECRET = createGuardrails({ MIN_SECRET_BYTES: 10 });
-const totp = (secret: string, epoch: number) => generateSync({ secret, epoch, guardrails: OKTA_SECRET });
-
-/**
- * The test's authenticator app for Okta's shared secret, with otplib (the stand-in checks with otpauth, so the two
- * implementations check each other). Okta accepts a step once, and the next step too: each code comes from a later
- * step than the last one used, the next step's instead of waiting, and a current-step code never with fewer than
- * 3 s left in its step (as security-helpers' Authenticator, for 10-byte secrets).
- */
-export class OktaAuthenticator {
-  private lastStep = -1;
-
-  constructor(readonly secret: string) {}
-
-  async code(): Promise<string> {
-    for (;;) {
-      const now = Date.now() / 1000;
-      const current = Math.floor(now / STEP_SECONDS);
-      const left = STEP_SECONDS - (now % STEP_SECONDS);
-      let step: number | undefined;
-      if (this.lastStep < current) step = left >= 3 ? current : current + 1;
-      else if (this.lastStep === current) step = current + 1;
-      if (step !== undefined) {
-        this.lastStep = step;
-        return totp(this.secret, step * STEP_SECONDS + 1);
-      }
-      await new Promise((resolve) => setTimeout(resolve, left * 1000 + 100));
-    }
-  }
-}
-
-/** A 6-digit code that is not the code of any nearby step: a guaranteed wrong code. */
-export function wrongOktaCode(secret: string): string {
-  const now = Math.floor(Date.now() / 1000);
-  const near = new Set([-2, -1, 0, 1, 2].map((delta) => totp(secret, now + delta * STEP_SECONDS)));
-  for (let n = 0; ; n += 1) {
-    const candidate = String(n).padStart(6, '0');
-    if (!near.has(candidate)) return candidate;
-  }
 }

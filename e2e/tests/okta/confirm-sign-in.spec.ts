@@ -3,9 +3,9 @@
 // 'sign-in'; the dialog's 'Sign in again' sends the browser to Okta's sign-in form although the org session is alive
 // (prompt=login, max_age=0), and back on the Security page the fresh sign-in lets the factor be set up in Okta. The
 // portal runs as a production process (no clock to move): the org stand-in backdates the first sign-in instead.
-import { expect, OktaAuthenticator, signInOnOkta, signInWithOkta, test } from '../../support/okta-fixture.js';
+import { expect, signInOnOkta, signInWithOkta, test } from '../../support/okta-fixture.js';
 import { expectNoSeriousViolations } from '../../support/axe.js';
-import { appSwitch, googleSection } from '../security-helpers.js';
+import { appSwitch, Authenticator, googleSection } from '../security-helpers.js';
 
 /** Older than the portal's 5-minute window for a first factor. */
 const STALE_MINUTES = 10;
@@ -77,7 +77,7 @@ test("a sign-in older than 5 minutes: 'Confirm it's you' sends the user to Okta'
     .user(user.sub)
     ?.factors.find((factor) => factor.factorType === 'token:software:totp');
   expect(pending).toMatchObject({ provider: 'GOOGLE', status: 'PENDING_ACTIVATION' });
-  const app = new OktaAuthenticator(pending?.sharedSecret ?? '');
+  const app = new Authenticator(pending?.sharedSecret ?? '');
   const section = googleSection(page);
   await section.getByLabel('Verification code').fill(await app.code());
   await section.getByRole('button', { name: 'Verify' }).click();

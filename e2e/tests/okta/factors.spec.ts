@@ -3,16 +3,12 @@
 // activated with the code Okta "sent" (read back through the stand-in's test-only endpoint); step-up verifies
 // against Okta; removing a factor deletes it in Okta.
 import type { APIRequestContext, Page } from '@playwright/test';
-import {
-  expect,
-  OktaAuthenticator,
-  signInWithOkta,
-  test,
-  wrongOktaCode,
-} from '../../support/okta-fixture.js';
+import { expect, signInWithOkta, test } from '../../support/okta-fixture.js';
 import type { OktaPortal, OktaTestUser } from '../../support/okta.js';
 import {
   appSwitch,
+  Authenticator,
+  wrongCode,
   emailSection,
   emailSwitch,
   googleSection,
@@ -53,11 +49,7 @@ async function jsonOf(response: { json(): Promise<unknown> }): Promise<Record<st
  * On the Security page: sets up the authenticator app. Checks that the setup key and the QR code's otpauth URI
  * carry the shared secret of Okta's pending factor, and activates it with a code computed from that secret.
  */
-async function enrolAuthenticator(
-  page: Page,
-  okta: OktaPortal,
-  user: OktaTestUser,
-): Promise<OktaAuthenticator> {
+async function enrolAuthenticator(page: Page, okta: OktaPortal, user: OktaTestUser): Promise<Authenticator> {
   const enrolled = page.waitForResponse(
     (response) =>
       response.url().endsWith(`/api/multifactor/googleauth/${user.sub}/enroll`) &&
@@ -81,9 +73,9 @@ async function enrolAuthenticator(
   expect(qrLink.searchParams.get('secret')).toBe(sharedSecret);
   expect(await readSetupKey(page)).toBe(sharedSecret);
 
-  const app = new OktaAuthenticator(sharedSecret);
+  const app = new Authenticator(sharedSecret);
   const section = googleSection(page);
-  await section.getByLabel('Verification code').fill(wrongOktaCode(sharedSecret));
+  await section.getByLabel('Verification code').fill(wrongCode(sharedSecret));
   await section.getByRole('button', { name: 'Verify' }).click();
   await expect(section.getByRole('alert')).toHaveText('Not a correct verification code');
   await section.getByLabel('Verification code').fill(await app.code());
@@ -213,7 +205,7 @@ test('a new sign-in must step up, verified by Okta (authenticator app, email); t
       second.getByRole('heading', { name: 'Please check your code on Google Authenticator' }),
     ).toBeVisible();
     const input = second.getByLabel('Enter authentication code');
-    await input.fill(wrongOktaCode(app.secret));
+    await input.fill(wrongCode(app.secret));
     await second.getByRole('button', { name: 'Verify' }).click();
     await expect(second.getByRole('alert')).toHaveText('Invalid verification code');
     await input.fill(await app.code());

@@ -11,7 +11,8 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { BuildOptions } from '../../src/app.js';
 import { totpCodeAt } from '../../src/factors/totp.js';
-import { parseTwice, startApp, type TestApp } from '../helpers.js';
+import { startApp, type TestApp } from '../helpers.js';
+import { inject } from './inject.js';
 import { signInSession } from '../security-helpers.js';
 import {
   DEFAULT_PASSWORD_POLICY,
@@ -128,49 +129,6 @@ function freshLogin(domain: string): string {
 const freshPassword = () => `Pw-${randomBytes(4).toString('hex')}-Secure-7!`;
 
 const DEFAULT_PROFILE = { firstName: 'Ada', lastName: 'Lovelace', country: 'GB' };
-
-/** The answer of an inject(): 2xx JSON text through parseTwice, others as JSON, or the text when not JSON. */
-function answerOf(response: {
-  statusCode: number;
-  body: string;
-  headers: Record<string, unknown>;
-}): ContractAnswer {
-  let body: unknown = response.body;
-  if (response.body !== '') {
-    try {
-      body =
-        response.statusCode >= 200 && response.statusCode < 300
-          ? parseTwice(response.body)
-          : JSON.parse(response.body);
-    } catch {
-      // Not JSON (e.g. text from a proxy-like refusal): the test sees the text.
-    }
-  }
-  return {
-    status: response.statusCode,
-    body,
-    headers: response.headers as Record<string, string | string[] | undefined>,
-  };
-}
-
-async function inject(
-  app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  url: string,
-  token: string | undefined,
-  body?: unknown,
-): Promise<ContractAnswer> {
-  const response = await app.inject({
-    method,
-    url,
-    headers: {
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
-  return answerOf(response);
-}
 
 const localUserRows = async (app: FastifyInstance) => {
   const row = await app.storage.sql.get<{ n: number }>('SELECT count(*) AS n FROM users');

@@ -13,7 +13,8 @@ import { Secret, TOTP } from 'otpauth';
 import { envSchema } from '../../src/config/env.js';
 import { oktaSettingsOf, type OktaEnv } from '../../src/identity/okta/settings.js';
 import { OktaOrg } from '../../src/identity/okta/client.js';
-import { parseTwice, startApp, tempDir, type TestApp } from '../helpers.js';
+import { startApp, tempDir, type TestApp } from '../helpers.js';
+import { inject } from './inject.js';
 import type { ContractAccount, ContractBackend } from './backend.js';
 
 /** The check's own settings; the service app's are the portal's (OKTA_CLIENT_ID, OKTA_PRIVATE_KEY…). */
@@ -288,29 +289,7 @@ export async function startRealOrgBackend(options: { env?: Record<string, string
       return account;
     },
     signIn: (account, { authTimeAgoMs = 0 } = {}) => signIn(account, authTimeAgoMs),
-    async call(method, url, token, body) {
-      const response = await app.inject({
-        method,
-        url,
-        headers: {
-          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-      });
-      let parsed: unknown = response.body;
-      try {
-        parsed =
-          response.statusCode < 300 ? parseTwice(response.body) : (JSON.parse(response.body) as unknown);
-      } catch {
-        // Not JSON: the test sees the text.
-      }
-      return {
-        status: response.statusCode,
-        body: parsed,
-        headers: response.headers as Record<string, string | string[] | undefined>,
-      };
-    },
+    call: (method, url, token, body) => inject(app, method, url, token, body),
     async profileAtSource(account) {
       const profile = await org.profileOf(account.sub);
       const text = (name: string) => (typeof profile[name] === 'string' ? (profile[name] as string) : '');
