@@ -1,22 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createUser, type TestUser } from '../support/users.js';
 import { signIn, signInOnProvider } from '../support/sign-in.js';
+import { fillPasswordForm, openPasswordChange } from './password-helpers.js';
 
 // Shares no 3 characters with createUser()'s emails (e2e-<8 hex>@example.org) and meets every rule.
 const NEW_PASSWORD = 'Tumbling-Down-7Q';
 
 async function openChangeView(page: Page, user: TestUser) {
   await signIn(page, user, '/password');
-  await expect(page.getByRole('heading', { level: 1, name: 'Password' })).toBeVisible();
-  await expect(page.getByRole('table')).toContainText(user.email);
-  await page.getByRole('button', { name: 'Change Password' }).click();
-  await expect(page.getByText(`You are changing your password for: ${user.email}`)).toBeVisible();
-}
-
-async function fillForm(page: Page, current: string, next: string) {
-  await page.getByLabel('Current Password').fill(current);
-  await page.getByLabel('New Password').fill(next);
-  await page.getByLabel('Confirm Password').fill(next);
+  await openPasswordChange(page, user.email);
 }
 
 /** The page's own access token, as the shell keeps it (okta-auth-js token storage). */
@@ -54,7 +46,7 @@ test('a user changes the password; after Logout the old one is refused and the n
   const save = page.getByRole('button', { name: 'Save' });
   await expect(save).toBeDisabled();
 
-  await fillForm(page, user.password, NEW_PASSWORD);
+  await fillPasswordForm(page, user.password, NEW_PASSWORD);
   await expect(newPassword).not.toHaveAccessibleDescription(/not met/);
   await expect(save).toBeEnabled();
   const answer = page.waitForResponse(
@@ -97,7 +89,7 @@ test("a wrong current password shows 'Changes could not be saved' with the serve
 }) => {
   const user = await createUser();
   await openChangeView(page, user);
-  await fillForm(page, 'Not-The-Password-1', NEW_PASSWORD);
+  await fillPasswordForm(page, 'Not-The-Password-1', NEW_PASSWORD);
   await page.getByRole('button', { name: 'Save' }).click();
 
   const dialog = page.getByRole('dialog', { name: 'Changes could not be saved' });

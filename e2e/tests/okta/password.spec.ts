@@ -6,6 +6,7 @@ import { expect, signInOnOkta, signInWithOkta, test } from '../../support/okta-f
 import type { OktaTestUser } from '../../support/okta.js';
 import { SIGN_IN_REFUSED } from '../../../server/test/support/okta-org/index.js';
 import { logout } from '../security-helpers.js';
+import { fillPasswordForm, openPasswordChange } from '../password-helpers.js';
 
 // Meets the portal's rules and the org's (a symbol), and shares no part with the users' logins (okta-<hex>@…).
 const NEW_PASSWORD = 'Tumbling-Down-7Q';
@@ -14,16 +15,7 @@ const NO_SYMBOL = 'TumblingDown7Q';
 
 async function openChangeView(page: Page, user: OktaTestUser) {
   await signInWithOkta(page, user, '/password');
-  await expect(page.getByRole('heading', { level: 1, name: 'Password' })).toBeVisible();
-  await expect(page.getByRole('table')).toContainText(user.email);
-  await page.getByRole('button', { name: 'Change Password' }).click();
-  await expect(page.getByText(`You are changing your password for: ${user.email}`)).toBeVisible();
-}
-
-async function fillForm(page: Page, current: string, next: string) {
-  await page.getByLabel('Current Password').fill(current);
-  await page.getByLabel('New Password').fill(next);
-  await page.getByLabel('Confirm Password').fill(next);
+  await openPasswordChange(page, user.email);
 }
 
 test('change the password: Okta holds the new one, and its sign-in refuses the old one afterwards', async ({
@@ -32,7 +24,7 @@ test('change the password: Okta holds the new one, and its sign-in refuses the o
   user,
 }) => {
   await openChangeView(page, user);
-  await fillForm(page, user.password, NEW_PASSWORD);
+  await fillPasswordForm(page, user.password, NEW_PASSWORD);
   const save = page.getByRole('button', { name: 'Save' });
   await expect(save).toBeEnabled();
   await save.click();
@@ -61,7 +53,7 @@ test("the org's password policy refuses a password the page accepts: 'Changes co
   user,
 }) => {
   await openChangeView(page, user);
-  await fillForm(page, user.password, NO_SYMBOL);
+  await fillPasswordForm(page, user.password, NO_SYMBOL);
   // The portal's own rules are all met: the page sends it.
   await expect(page.getByLabel('New Password')).not.toHaveAccessibleDescription(/not met/);
   await page.getByRole('button', { name: 'Save' }).click();
