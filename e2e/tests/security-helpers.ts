@@ -216,11 +216,14 @@ export async function bothFactorsAndAnotherBrowser(page: Page, request: APIReque
 export async function logout(page: Page, userName: string): Promise<void> {
   // A toast (some stay 30 s) sits over the header's user menu: close them first, as a user would. Without this the
   // menu's click waited for the toast to leave, and a Logout clicked as it left was sometimes lost.
+  // Retried as a whole: a toast of the step just before may still be on its way in when the first look is taken.
   const closeButtons = page.getByRole('alert').getByRole('button', { name: 'Close' });
-  for (const close of await closeButtons.all()) {
-    if (await close.isVisible()) await close.click();
-  }
-  await expect(closeButtons).toHaveCount(0);
+  await expect(async () => {
+    for (const close of await closeButtons.all()) {
+      if (await close.isVisible()) await close.click();
+    }
+    await expect(closeButtons).toHaveCount(0, { timeout: 1_000 });
+  }).toPass({ timeout: 10_000 });
   await page.getByRole('button', { name: `User menu for ${userName}` }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
