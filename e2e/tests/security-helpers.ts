@@ -144,6 +144,16 @@ export async function enrolAuthenticator(
   await expect(page.getByRole('link', { name: 'Google Authenticator on Google Play' })).toBeVisible();
   await expect(page.getByRole('img', { name: 'QR code to scan with Google Authenticator' })).toBeVisible();
   const app = new Authenticator(await readSetupKey(page));
+  await confirmAuthenticatorSetup(page, app, options);
+  return app;
+}
+
+/** The enrolment's last step: the app's code (a wrong one first if asked) sets the authenticator app up. */
+export async function confirmAuthenticatorSetup(
+  page: Page,
+  app: Authenticator,
+  options: { wrongFirst?: boolean } = {},
+): Promise<void> {
   const section = googleSection(page);
   if (options.wrongFirst) {
     await section.getByLabel('Verification code').fill(wrongCode(app.secret));
@@ -154,7 +164,6 @@ export async function enrolAuthenticator(
   await section.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByText('Google Authenticator is set up.')).toBeVisible();
   await expect(section.getByText(/^Added [A-Z][a-z]{2} \d{1,2}, \d{4}$/)).toBeVisible();
-  return app;
 }
 
 /** On the factors page: sets up email with the code from the mailbox. Wrong code first if asked. */

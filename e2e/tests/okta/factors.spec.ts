@@ -8,6 +8,7 @@ import type { OktaPortal, OktaTestUser } from '../../support/okta.js';
 import {
   appSwitch,
   Authenticator,
+  confirmAuthenticatorSetup,
   wrongCode,
   emailSection,
   emailSwitch,
@@ -74,14 +75,7 @@ async function enrolAuthenticator(page: Page, okta: OktaPortal, user: OktaTestUs
   expect(await readSetupKey(page)).toBe(sharedSecret);
 
   const app = new Authenticator(sharedSecret);
-  const section = googleSection(page);
-  await section.getByLabel('Verification code').fill(wrongCode(sharedSecret));
-  await section.getByRole('button', { name: 'Verify' }).click();
-  await expect(section.getByRole('alert')).toHaveText('Not a correct verification code');
-  await section.getByLabel('Verification code').fill(await app.code());
-  await section.getByRole('button', { name: 'Verify' }).click();
-  await expect(page.getByText('Google Authenticator is set up.')).toBeVisible();
-  await expect(section.getByText(/^Added [A-Z][a-z]{2} \d{1,2}, \d{4}$/)).toBeVisible();
+  await confirmAuthenticatorSetup(page, app, { wrongFirst: true });
   return app;
 }
 
