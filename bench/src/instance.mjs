@@ -2,6 +2,7 @@
 // its own DATA_DIR, or PostgreSQL when `databaseUrl` is given. Several instances given the same `publicUrl` (the
 // proxy's) and the same database are one deployment: a token from either is accepted by both.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './portal.mjs';
@@ -61,7 +62,14 @@ export async function startInstance({
     API_RATE_LIMIT: '1000000000',
   };
   delete env.DATABASE_URL;
-  if (databaseUrl) Object.assign(env, { DATABASE_URL: databaseUrl, TOTP_ENCRYPTION_KEY: totpKey });
+  if (databaseUrl) {
+    Object.assign(env, {
+      DATABASE_URL: databaseUrl,
+      TOTP_ENCRYPTION_KEY: totpKey,
+      // The instances of a run share totpKey: the key ring's key is derived from it, so they share that one too.
+      KEY_RING_ENCRYPTION_KEY: createHash('sha256').update(`key-ring ${totpKey}`).digest('hex'),
+    });
+  }
   const child = spawn(process.execPath, [path.join(ROOT, 'server', 'dist', 'server.js')], {
     cwd: ROOT,
     env,

@@ -1,9 +1,9 @@
 // A cluster of the portal on loopback, as a multi-instance deployment runs it: a throwaway PostgreSQL, two
-// instances of the production server (`node server/dist/server.js`) sharing DATABASE_URL, TOTP_ENCRYPTION_KEY and
-// every other setting, a round-robin proxy in front of them (PUBLIC_URL is the proxy's origin, so the issuer and
-// the cookies are its), and the remotes' builds on static hosts of their own. Each instance has a data folder of
-// its own, as separate machines would: nothing can be shared through files. The fault tests kill an instance,
-// restart it, and stop and start the database.
+// instances of the production server (`node server/dist/server.js`) sharing DATABASE_URL, TOTP_ENCRYPTION_KEY,
+// KEY_RING_ENCRYPTION_KEY and every other setting, a round-robin proxy in front of them (PUBLIC_URL is the proxy's
+// origin, so the issuer and the cookies are its), and the remotes' builds on static hosts of their own. Each
+// instance has a data folder of its own, as separate machines would: nothing can be shared through files. The
+// fault tests kill an instance, restart it, and stop and start the database.
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -264,6 +264,8 @@ function instanceEnv(folder: string, databaseUrl: string): Record<string, string
     DATABASE_URL: databaseUrl,
     // One key for every instance: a secret enrolled through one is checked by the other.
     TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    // And one key that seals the key ring and the provider's records: a token one instance signs, the other checks.
+    KEY_RING_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     SETTINGS_FILE: settingsFile,
     REMOTES_FILE: remotesFile,
     TRUSTED_ORIGINS: Object.values(CLUSTER_PORTS.remotes)

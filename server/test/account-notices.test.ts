@@ -11,6 +11,7 @@ import {
   enrolAuthenticator,
   lastCodeFor,
   newUser,
+  renewSilently,
   signInSession,
   totp,
   clockedAppInStep,
@@ -107,6 +108,8 @@ describe('notices of changes', () => {
     ] as const;
     for (const [method, url, body] of steps) {
       expect((await callFrom(CHROME_ON_LINUX, method, url, session.token, body)).statusCode, url).toBe(200);
+      // Each change ended every grant, the caller's too (issue 18): the page renews with its cookie.
+      session.token = (await renewSilently(t.app, session.jar)).access_token;
     }
     expect((await noticesTo(account.user.email)).map((notice) => notice.subject)).toEqual([
       'Google Authenticator is now on for your F5 account',

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { decodeJwt } from 'jose';
 import pg from 'pg';
 import {
   API_ERROR_CODES,
@@ -15,6 +16,7 @@ import {
   REAUTHENTICATION_WRONG_PASSWORD_ERROR,
 } from 'shared-auth/contract';
 import { describe, expect, it } from 'vitest';
+import { chainGrantKey, sessionGrantKey } from '../src/factors/grants.js';
 import { PASSWORD_CHANGE_LIMIT } from '../src/throttles/limits.js';
 import {
   CLIENT_ID,
@@ -30,6 +32,7 @@ import {
   enrolAuthenticator,
   lastCodeFor,
   newUser,
+  renewSilently,
   signInSession,
   totp,
   clockedAppInStep,
@@ -159,7 +162,7 @@ describe('row 2: an access token of an ended session is refused at once, by /api
     }
   });
 
-  it("after a password change in another browser; the changing browser's token keeps working", async () => {
+  it('after a password change in another browser; the changing browser renews silently with its cookie', async () => {
     const account = await newUser(t.app);
     const phishing = await browserOf(t.app, account);
     const owner = await browserOf(t.app, account);
@@ -170,7 +173,10 @@ describe('row 2: an access token of an ended session is refused at once, by /api
     expect(changed.status).toBe(200);
     expect((await isFederated(t.app, phishing.token, account.user.id)).statusCode).toBe(401);
     expect((await userinfo(t.app, phishing.token)).statusCode).toBe(401);
-    expect((await isFederated(t.app, owner.token, account.user.id)).statusCode).toBe(200);
+    // Issue 18: the caller's grant ends too (a copied refresh token may be a branch of it); its session stays.
+    expect((await isFederated(t.app, owner.token, account.user.id)).statusCode).toBe(401);
+    const renewed = await renewSilently(t.app, owner.jar);
+    expect((await isFederated(t.app, renewed.access_token, account.user.id)).statusCode).toBe(200);
   });
 
   it('step-up grants end with their session, in the same transaction', async () => {
@@ -187,8 +193,10 @@ describe('row 2: an access token of an ended session is refused at once, by /api
       body: { passCode: totp(secret, t.clock.now) },
     });
     expect(verified.status).toBe(200);
+    // Keyed by the session and the grant chain (issue 18), both hashed.
+    const { gid } = decodeJwt(other.token) as { gid: string };
     expect((await stepUpGrantsOf(account.user.id)).map((grant) => grant.session_id)).toContain(
-      `sid:${other.sid}`,
+      chainGrantKey(other.sid, gid),
     );
 
     await signOut(t.app, {
@@ -198,9 +206,10 @@ describe('row 2: an access token of an ended session is refused at once, by /api
       tokens: other.tokens,
       token: other.token,
     });
-    expect((await stepUpGrantsOf(account.user.id)).map((grant) => grant.session_id)).not.toContain(
-      `sid:${other.sid}`,
-    );
+    const sessionKey = sessionGrantKey(other.sid);
+    expect(
+      (await stepUpGrantsOf(account.user.id)).filter((grant) => grant.session_id.startsWith(sessionKey)),
+    ).toEqual([]);
   });
 });
 
@@ -332,6 +341,7 @@ describe('row 3: a 2-step change ends every other session; a password change nee
 
     expect((await isFederated(t.app, phishing.token, account.user.id)).statusCode).toBe(401);
     expect((await refreshRequest(t.app, phishing.tokens.refresh_token ?? '')).statusCode).toBe(400);
+    // enrolAuthenticator renewed the owner's tokens with its cookie (issue 18: the change ended its grant too).
     expect((await isFederated(t.app, owner.token, account.user.id)).statusCode).toBe(200);
     const ownerRenewal = await refreshRequest(t.app, owner.tokens.refresh_token ?? '');
     expect(ownerRenewal.statusCode).toBe(200);
@@ -356,6 +366,8 @@ describe('row 3: a 2-step change ends every other session; a password change nee
         })
       ).status,
     ).toBe(200);
+    // The activation ended the owner's grant too: its page renews with its cookie (issue 18).
+    owner.token = (await renewSilently(t.app, owner.jar)).access_token;
 
     const steps: [string, () => Promise<{ status: number }>][] = [
       [
@@ -386,6 +398,9 @@ describe('row 3: a 2-step change ends every other session; a password change nee
       expect((await isFederated(t.app, other.token, sub)).statusCode, name).toBe(200);
       expect((await step()).status, name).toBe(200);
       expect((await isFederated(t.app, other.token, sub)).statusCode, name).toBe(401);
+      // Issue 18: the owner's grant ends as well; its page renews with its cookie and keeps its step-up.
+      expect((await isFederated(t.app, owner.token, sub)).statusCode, name).toBe(401);
+      owner.token = (await renewSilently(t.app, owner.jar)).access_token;
       expect((await isFederated(t.app, owner.token, sub)).statusCode, name).toBe(200);
     }
   });

@@ -115,7 +115,13 @@ describe('settings and remotes files', () => {
 
   it('makes cookies secure when PUBLIC_URL is https', () => {
     const https = write('https.json', JSON.stringify({ Domain: 'https://portal.example', ClientId: 'c' }));
-    const config = loadConfig({ PUBLIC_URL: 'https://portal.example', SETTINGS_FILE: https });
+    // The development remotes file (http://localhost) is refused with https: config-remotes.test.ts.
+    const remotes = write('https-remotes.json', JSON.stringify({ remotes: {} }));
+    const config = loadConfig({
+      PUBLIC_URL: 'https://portal.example',
+      SETTINGS_FILE: https,
+      REMOTES_FILE: remotes,
+    });
     expect(config).toMatchObject({ embedded: true, secureCookies: true });
   });
 });
@@ -325,7 +331,10 @@ describe('DATABASE_URL', () => {
   });
 
   it('selects PostgreSQL, with a bounded pool and fail-fast timeouts by default', () => {
-    expect(parseEnv({ DATABASE_URL: URL_WITH_PASSWORD, TOTP_ENCRYPTION_KEY: KEY }).database).toEqual({
+    expect(
+      parseEnv({ DATABASE_URL: URL_WITH_PASSWORD, TOTP_ENCRYPTION_KEY: KEY, KEY_RING_ENCRYPTION_KEY: KEY })
+        .database,
+    ).toEqual({
       kind: 'postgres',
       url: URL_WITH_PASSWORD,
       poolMax: 10,
@@ -335,6 +344,7 @@ describe('DATABASE_URL', () => {
     const env = parseEnv({
       DATABASE_URL: 'postgresql:///portal?host=/var/run/postgresql',
       TOTP_ENCRYPTION_KEY: KEY,
+      KEY_RING_ENCRYPTION_KEY: KEY,
       DATABASE_POOL_MAX: '25',
       DATABASE_CONNECT_TIMEOUT_MS: '500',
       DATABASE_STATEMENT_TIMEOUT_MS: '15000',
@@ -353,7 +363,8 @@ describe('DATABASE_URL', () => {
     'portal:s3cret-pw@db.internal/portal',
     'http://portal:s3cret-pw@db.internal/portal',
   ])('refuses %s, naming DATABASE_URL without echoing it', (value) => {
-    const start = () => parseEnv({ DATABASE_URL: value, TOTP_ENCRYPTION_KEY: KEY });
+    const start = () =>
+      parseEnv({ DATABASE_URL: value, TOTP_ENCRYPTION_KEY: KEY, KEY_RING_ENCRYPTION_KEY: KEY });
     expect(start).toThrow(ConfigError);
     expect(start).toThrow(/\n {2}DATABASE_URL=\(hidden\): must be a postgres:\/\/ or postgresql:\/\/ URL/);
     expect(start).not.toThrow(/s3cret-pw/);
@@ -376,7 +387,12 @@ describe('DATABASE_URL', () => {
     ['DATABASE_STATEMENT_TIMEOUT_MS', '-1'],
   ])('stops on %s=%j with a message naming the setting', (name, value) => {
     expect(() =>
-      parseEnv({ DATABASE_URL: URL_WITH_PASSWORD, TOTP_ENCRYPTION_KEY: KEY, [name]: value }),
+      parseEnv({
+        DATABASE_URL: URL_WITH_PASSWORD,
+        TOTP_ENCRYPTION_KEY: KEY,
+        KEY_RING_ENCRYPTION_KEY: KEY,
+        [name]: value,
+      }),
     ).toThrow(new RegExp(`^Invalid environment setting:\\n  ${name}=`));
   });
 });

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SecretBox } from '../src/crypto/secret-box.js';
 import type { Database } from '../src/db/sql.js';
 import { runCli } from '../src/directory/cli.js';
 import { Directory, DuplicateEmailError, newUserId } from '../src/directory/directory.js';
@@ -118,7 +120,7 @@ describe('directory', () => {
 describe('provider storage', () => {
   it('stores, consumes, finds by uid, revokes by grant, lists an account’s grants and expires rows', async () => {
     const db = await freshDb();
-    const store = new SqlProviderStore(db);
+    const store = new SqlProviderStore(db, { records: new SecretBox(randomBytes(32)) });
     const tokens = store.adapterFor('RefreshToken');
     await tokens.upsert(
       'rt1',
@@ -149,10 +151,11 @@ describe('directory CLI', () => {
   it('adds a user to the database of a running server, who can then sign in', async () => {
     const running = await startApp();
     // The CLI finds the server's database as the server does: DATABASE_URL (with its key) or the data folder.
-    const { DATABASE_URL, TOTP_ENCRYPTION_KEY } = running.config;
+    const { DATABASE_URL, TOTP_ENCRYPTION_KEY, KEY_RING_ENCRYPTION_KEY } = running.config;
     if (DATABASE_URL !== undefined) {
       vi.stubEnv('DATABASE_URL', DATABASE_URL);
       vi.stubEnv('TOTP_ENCRYPTION_KEY', TOTP_ENCRYPTION_KEY?.toString('hex'));
+      vi.stubEnv('KEY_RING_ENCRYPTION_KEY', KEY_RING_ENCRYPTION_KEY?.toString('hex'));
     }
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -54,7 +54,11 @@ export async function startApp(
   const database =
     isPostgresProject() && env.DATABASE_URL === undefined ? await testAppDatabase(dataDir) : undefined;
   const storageEnv: Record<string, string> = database
-    ? { DATABASE_URL: database.url, TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY }
+    ? {
+        DATABASE_URL: database.url,
+        TOTP_ENCRYPTION_KEY: TEST_TOTP_KEY,
+        KEY_RING_ENCRYPTION_KEY: TEST_KEY_RING_KEY,
+      }
     : {};
   let app: FastifyInstance;
   let config: AppConfig;
@@ -64,6 +68,7 @@ export async function startApp(
       SHELL_DIST: path.join(dataDir, 'no-shell-build'),
       LOG_LEVEL: 'silent',
       ...storageEnv,
+      ...httpsRemotesFor(env, dataDir),
       ...env,
     });
     // TEST_LOG=debug shows the server's log while a test runs.
@@ -87,8 +92,32 @@ export async function startApp(
   };
 }
 
+/**
+ * An https PUBLIC_URL refuses the development remotes file (http, localhost): a test of an https deployment that
+ * names no REMOTES_FILE gets one with an https entry, as a real deployment must.
+ */
+export function httpsRemotesFor(env: Record<string, string>, dataDir: string): Record<string, string> {
+  if (!env.PUBLIC_URL?.startsWith('https://') || env.REMOTES_FILE !== undefined) return {};
+  const file = path.join(dataDir, 'https-remotes.json');
+  const entry = (name: string) => ({ entry: `https://${name}.cdn.example/remoteEntry.js` });
+  writeFileSync(
+    file,
+    JSON.stringify({
+      remotes: {
+        remote_profile: entry('profile'),
+        remote_password: entry('password'),
+        remote_security: entry('security'),
+      },
+    }),
+  );
+  return { REMOTES_FILE: file };
+}
+
 /** The authenticator-secret key of the postgres project's apps (a shared database needs a configured key). */
 export const TEST_TOTP_KEY = '5f'.repeat(32);
+
+/** The key that seals the key ring and the provider's records of the postgres project's apps (KEY_RING_ENCRYPTION_KEY). */
+export const TEST_KEY_RING_KEY = '6e'.repeat(32);
 
 /**
  * Call at the top of a test file or of a describe: one app for the block, from `start` before its first test,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import {
 } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '../src/config/env.js';
+import { SecretBox } from '../src/crypto/secret-box.js';
 import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/sql.js';
 import { openSqlite } from '../src/db/sqlite.js';
@@ -29,6 +31,8 @@ import { createTestDatabase, isPostgresProject } from './support/postgres.js';
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const T0 = Date.UTC(2026, 0, 1);
+/** KEY_RING_ENCRYPTION_KEY's box: one key for every "instance" of a test, as a deployment shares one. */
+const RING_BOX = new SecretBox(randomBytes(32));
 
 /** The provider's lifetimes: ID tokens 1 h (the longest-lived JWT it signs), sessions 14 days. */
 const timeline = (rotationDays = 90): RingTimeline =>
@@ -100,7 +104,7 @@ async function openRing(
   options: { now: () => number; timeline?: RingTimeline; legacyDir?: string },
 ): Promise<KeyRing> {
   const ring = await KeyRing.open({
-    store: new KeyRingStore(db),
+    store: new KeyRingStore(db, RING_BOX),
     timeline: options.timeline ?? timeline(),
     now: options.now,
     ...(options.legacyDir ? { legacyDir: options.legacyDir } : {}),

@@ -196,7 +196,10 @@ async function otherInstance(t: ClockedApp, { hang = false } = {}): Promise<Othe
   const script = `
     const { openStorage } = await import(${JSON.stringify(moduleUrl('src/storage/open.ts'))});
     const { Outbox } = await import(${JSON.stringify(moduleUrl('src/notifications/outbox.ts'))});
-    const opened = await openStorage(JSON.parse(process.env.PORTAL_STORAGE));
+    const settings = JSON.parse(process.env.PORTAL_STORAGE);
+    // The key travels as hex (SQLite: unset, the child reads DATA_DIR's key file as the server does).
+    if (settings.KEY_RING_ENCRYPTION_KEY) settings.KEY_RING_ENCRYPTION_KEY = Buffer.from(settings.KEY_RING_ENCRYPTION_KEY, 'hex');
+    const opened = await openStorage(settings);
     const sent = [];
     let claimed = false;
     const mailer = {
@@ -224,6 +227,7 @@ async function otherInstance(t: ClockedApp, { hang = false } = {}): Promise<Othe
     DATABASE_POOL_MAX,
     DATABASE_CONNECT_TIMEOUT_MS,
     DATABASE_STATEMENT_TIMEOUT_MS,
+    KEY_RING_ENCRYPTION_KEY,
   } = t.config;
   const child = spawn(
     process.execPath,
@@ -238,6 +242,7 @@ async function otherInstance(t: ClockedApp, { hang = false } = {}): Promise<Othe
           DATABASE_POOL_MAX,
           DATABASE_CONNECT_TIMEOUT_MS,
           DATABASE_STATEMENT_TIMEOUT_MS,
+          KEY_RING_ENCRYPTION_KEY: KEY_RING_ENCRYPTION_KEY?.toString('hex'),
         }),
         PORTAL_NOW: String(t.clock.now),
         ...(hang ? { PORTAL_HANG: '1' } : {}),

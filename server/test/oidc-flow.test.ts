@@ -65,12 +65,14 @@ describe('the embedded provider, driven through its own endpoints', () => {
     expect(key).not.toHaveProperty('d');
     expect(key?.kid).toBe(await calculateJwkThumbprint({ kty: 'RSA', n: key?.n, e: key?.e }, 'sha256'));
 
-    // The private key is the key ring's, in the database (shared by every instance), not a file of one machine.
+    // The private key is the key ring's, in the database (shared by every instance), not a file of one machine;
+    // sealed there with KEY_RING_ENCRYPTION_KEY (its kid the additional data).
     const stored = await t.app.database.get<{ material: string }>(
       'SELECT material FROM key_ring WHERE kid = ?',
       [key?.kid ?? ''],
     );
-    expect((JSON.parse(stored?.material ?? '{}') as JWK).n).toBe(key?.n);
+    const material = t.app.atRestSealing.keyRing.open(stored?.material ?? '', key?.kid ?? '');
+    expect((JSON.parse(material) as JWK).n).toBe(key?.n);
 
     // A second server on the same DATA_DIR signs with the same key.
     const dir = tempDir();

@@ -12,11 +12,10 @@ import { rmSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../src/config/index.js';
-import { DB_FILE_NAME, SERVING_BUSY_TIMEOUT_MS } from '../src/db/connection.js';
-import { openPostgres, WRITE_LOCK_KEY } from '../src/db/postgres.js';
+import { SERVING_LOCK_WAIT_MS } from '../src/db/connection.js';
+import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/sql.js';
 import { openSqlite } from '../src/db/sqlite.js';
 import { runCli } from '../src/directory/cli.js';
@@ -34,6 +33,7 @@ import {
   type TestApp,
 } from './helpers.js';
 import { createTestDatabase, isPostgresProject } from './support/postgres.js';
+import { holdWriteLock } from './support/write-lock.js';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -44,66 +44,7 @@ afterAll(() => {
 });
 
 /** How long a write waits for another process's lock once the server serves, before it is answered 503. */
-const WRITE_WAIT_MS = SERVING_BUSY_TIMEOUT_MS;
-
-/**
- * Another process holding the database's write lock until it is told to let go, or for `holdMs` on its own:
- * SQLite's file lock (BEGIN IMMEDIATE), or on PostgreSQL every table locked against writes (EXCLUSIVE: reads go on,
- * as in SQLite's WAL) and the instances' write transaction lock.
- */
-async function holdWriteLock(config: AppConfig, holdMs?: number): Promise<{ release(): Promise<void> }> {
-  const { database } = config;
-  if (database.kind === 'postgres') return holdPostgresWriteLock(database.url, holdMs);
-  const script = `
-    const Database = require('better-sqlite3');
-    const db = new Database(process.argv[1]);
-    db.exec('BEGIN IMMEDIATE');
-    const release = () => { db.exec('COMMIT'); db.close(); process.exit(0); };
-    process.send('locked');
-    process.on('message', release);
-    if (process.argv[2]) setTimeout(release, Number(process.argv[2]));
-  `;
-  const child = spawn(
-    process.execPath,
-    [
-      '-e',
-      script,
-      path.join(database.dataDir, DB_FILE_NAME),
-      ...(holdMs === undefined ? [] : [String(holdMs)]),
-    ],
-    { cwd: SERVER_DIR, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-  );
-  const [message] = (await once(child, 'message')) as [string];
-  if (message !== 'locked') throw new Error(`lock holder said ${message}`);
-  const exited = once(child, 'exit');
-  return {
-    async release() {
-      // It may have let go on its own already.
-      if (child.connected) child.send('release', () => undefined);
-      await exited;
-    },
-  };
-}
-
-async function holdPostgresWriteLock(url: string, holdMs?: number): Promise<{ release(): Promise<void> }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query('BEGIN');
-  await client.query(`SELECT pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
-  const { rows } = await client.query<{ name: string }>(
-    'SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = current_schema()',
-  );
-  await client.query(`LOCK TABLE ${rows.map((row) => row.name).join(', ')} IN EXCLUSIVE MODE`);
-  let released: Promise<void> | undefined;
-  const release = () => (released ??= client.query('COMMIT').then(() => client.end()));
-  const timer = holdMs === undefined ? undefined : setTimeout(() => void release(), holdMs);
-  return {
-    async release() {
-      clearTimeout(timer);
-      await release();
-    },
-  };
-}
+const WRITE_WAIT_MS = SERVING_LOCK_WAIT_MS;
 
 /** A connection of the test's own to the app's database (another process's, as the directory CLI has). */
 function openAnother(config: AppConfig): Promise<Database> {
@@ -208,10 +149,11 @@ describe('a database another process holds the write lock of', () => {
   it('still lets the directory CLI add a user while the server runs: the CLI waits longer than the server', async () => {
     const lock = await holdWriteLock(t.config, 400);
     // The CLI finds the server's database as the server does: DATABASE_URL (with its key) or the data folder.
-    const { DATABASE_URL, TOTP_ENCRYPTION_KEY } = t.config;
+    const { DATABASE_URL, TOTP_ENCRYPTION_KEY, KEY_RING_ENCRYPTION_KEY } = t.config;
     if (DATABASE_URL !== undefined) {
       vi.stubEnv('DATABASE_URL', DATABASE_URL);
       vi.stubEnv('TOTP_ENCRYPTION_KEY', TOTP_ENCRYPTION_KEY?.toString('hex'));
+      vi.stubEnv('KEY_RING_ENCRYPTION_KEY', KEY_RING_ENCRYPTION_KEY?.toString('hex'));
     }
     const output: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
@@ -351,7 +293,11 @@ async function spawnServer(env: Record<string, string>): Promise<RunningServer> 
   const dataDir = tempDir();
   const database = isPostgresProject() ? await createTestDatabase() : undefined;
   const storage: Record<string, string> = database
-    ? { DATABASE_URL: database.url, TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex') }
+    ? {
+        DATABASE_URL: database.url,
+        TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        KEY_RING_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      }
     : {};
   const child = spawn(process.execPath, ['--conditions=portal-source', '--import', 'tsx', 'src/server.ts'], {
     cwd: SERVER_DIR,

@@ -18,6 +18,7 @@ import {
   type Tokens,
   appForBlock,
 } from './helpers.js';
+import { renewSilently } from './security-helpers.js';
 
 /** The fixed clock every app of this file reads (ms since the epoch): a restart keeps the same time. */
 const clock = Date.now();
@@ -140,7 +141,7 @@ describe('PUT /api/password/:sub/change: success', () => {
     expect(await canSignIn(t.app, account)).toBe(false);
   });
 
-  it("revokes the account's other sessions and refresh tokens, and keeps the session making the change", async () => {
+  it('revokes every grant and refresh token of the account, and keeps only the provider session making the change', async () => {
     const portal = await newAccount();
     const laptop = await signedIn(t.app, portal);
     const phone = await signedIn(t.app, portal);
@@ -155,16 +156,17 @@ describe('PUT /api/password/:sub/change: success', () => {
     );
     expect(response.statusCode).toBe(200);
 
-    // The portal's session keeps working: its refresh token renews, its provider session signs in silently,
-    // and its access token still calls the API.
-    const again = await refresh(t.app, renewed.refresh_token ?? '');
+    // Issue 18: the portal's own grant ends too (a copy of its refresh token would otherwise live on): its
+    // refresh token is refused, and its provider session signs in silently for fresh tokens that call the API.
+    await expect(refresh(t.app, renewed.refresh_token ?? '')).rejects.toThrow(/refresh failed: 400/);
+    const again = await renewSilently(t.app, portal.jar);
     expect(decodeJwt(again.access_token).sid).toBe(decodeJwt(portal.tokens.access_token).sid);
-    expect(await silentSignIn(t.app, portal.jar)).toBe('code');
     const api = await t.app.inject({
       url: `/api/profile/${portal.sub}/isfederated`,
       headers: { authorization: `Bearer ${again.access_token}` },
     });
     expect(api.statusCode).toBe(200);
+    await expect(refresh(t.app, again.refresh_token ?? '')).resolves.toBeDefined();
 
     // The other browsers' sessions and refresh tokens are gone.
     for (const other of [laptop, phone]) {

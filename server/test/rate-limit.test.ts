@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/index.js';
 import { loggerOptions } from '../src/config/logger.js';
-import { startApp, tempDir, appForBlock } from './helpers.js';
+import { startApp, tempDir, appForBlock, httpsRemotesFor } from './helpers.js';
 
 describe('the /api flood guard (API_RATE_LIMIT)', () => {
   const t = appForBlock(() => startApp({ API_RATE_LIMIT: '3' }));
@@ -40,6 +40,7 @@ async function startLoggedApp(env: Record<string, string>) {
     PUBLIC_URL: HTTPS_PORTAL,
     SETTINGS_FILE: settings,
     LOG_LEVEL: 'info',
+    ...httpsRemotesFor({ PUBLIC_URL: HTTPS_PORTAL }, dataDir),
     ...env,
   });
   const lines: Record<string, unknown>[] = [];

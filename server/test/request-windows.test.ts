@@ -295,9 +295,11 @@ describe('a per-address count that cannot be stored is 503 with Retry-After (fai
     expect(form.headers['content-type']).toMatch(/^text\/html/);
     expect(form.body).toContain('Try again');
 
-    // Refused at the count, before anything else: nothing was counted but the sign-in page's own authorization.
+    // Refused at the count, before anything else: nothing was counted but the sign-in page's own authorization
+    // (its request and its interaction, oidc/edge.ts).
     expect((await windowRows(t.app)).map(({ key, hits }) => [key, hits])).toEqual([
       ['authorize:127.0.0.1', 1],
+      ['interactions:127.0.0.1', 1],
     ]);
 
     // Recovered: counted again.
@@ -306,6 +308,8 @@ describe('a per-address count that cannot be stored is 503 with Retry-After (fai
     expect((await windowRows(t.app)).map(({ key }) => key)).toEqual([
       'authorize:127.0.0.1',
       `authorize:${address}`,
+      'interactions:127.0.0.1',
+      `interactions:${address}`,
       `token:${address}`,
     ]);
   });

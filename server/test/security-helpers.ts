@@ -12,6 +12,7 @@ import {
   hiddenFields,
   parseTwice,
   pkcePair,
+  PORTAL,
   startApp,
   type TestApp,
   type Tokens,
@@ -147,6 +148,39 @@ export async function signInSession(
   return { ...account, token: tokens.access_token, sid: sid ?? '', tokens, jar };
 }
 
+/**
+ * What the page does when its grant has ended (after a password or 2-step change): a silent authorize
+ * (prompt=none) with the provider session's cookie, then the code exchange. Throws when a sign-in page or an
+ * error comes back instead of a code.
+ */
+export async function renewSilently(app: FastifyInstance, jar: CookieJar): Promise<Tokens> {
+  const { verifier, challenge } = pkcePair();
+  const response = await follow(
+    app,
+    jar,
+    await app.inject({
+      method: 'GET',
+      url: authorizeUrl({ challenge, prompt: 'none' }),
+      headers: { cookie: jar.header() },
+    }),
+  );
+  const location = new URL(String(response.headers.location), PORTAL);
+  if (!location.searchParams.get('code')) {
+    throw new Error(`silent renewal failed: ${response.statusCode} ${location.href}`);
+  }
+  return exchangeCode(app, { callback: location, jar, verifier });
+}
+
+/** A session whose page renews silently (it has its provider cookie): its token is replaced after a change. */
+async function renewAfterChange(app: FastifyInstance, session: Session): Promise<void> {
+  const jar = (session as Session & { jar?: CookieJar }).jar;
+  if (!jar) return;
+  const tokens = await renewSilently(app, jar);
+  session.token = tokens.access_token;
+  const withTokens = session as Session & { tokens?: Tokens };
+  if (withTokens.tokens) withTokens.tokens = tokens;
+}
+
 export interface CallOptions {
   token: string;
   body?: unknown;
@@ -201,6 +235,8 @@ export async function enrolAuthenticator(t: ClockedApp, session: Session): Promi
   });
   if (activated.status !== 200)
     throw new Error(`activate: ${activated.status} ${JSON.stringify(activated.data)}`);
+  // The activation ended every grant of the account, the caller's too: the page renews with its cookie.
+  await renewAfterChange(t.app, session);
   // The next code must come from a later step (replay protection).
   t.clock.advance(30_000);
   return secret;
@@ -220,6 +256,7 @@ export async function enrolEmail(t: ClockedApp, session: Session): Promise<void>
     body: { code },
   });
   if (activated.status !== 200) throw new Error(`email activate: ${activated.status}`);
+  await renewAfterChange(t.app, session);
   // Let the email-send throttle pass for the test's next send.
   t.clock.advance(30_000);
 }

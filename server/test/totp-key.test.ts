@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/index.js';
 import { keyFingerprint, TOTP_KEY_FINGERPRINT } from '../src/factors/encryption-key.js';
 import { SecretBox } from '../src/factors/secret-box.js';
-import { ALICE, dataDirsPerTest, startApp, type TestApp } from './helpers.js';
+import { ALICE, dataDirsPerTest, startApp, TEST_KEY_RING_KEY, type TestApp } from './helpers.js';
 import { createTestDatabase, isPostgresProject } from './support/postgres.js';
 
 const newDataDir = dataDirsPerTest();
@@ -29,7 +29,10 @@ async function newPlace(): Promise<Place> {
   // Named by the test (not startApp's database of the folder): a refused start must leave the data as it was.
   const database = await createTestDatabase();
   drops.push(() => database.drop());
-  return { dataDir: newDataDir(), env: { DATABASE_URL: database.url } };
+  return {
+    dataDir: newDataDir(),
+    env: { DATABASE_URL: database.url, KEY_RING_ENCRYPTION_KEY: TEST_KEY_RING_KEY },
+  };
 }
 
 /** Starts and stops the app on `place` with `key`, handing it to `work` in between. */

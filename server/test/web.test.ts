@@ -134,7 +134,16 @@ describe('behind https', () => {
     const dataDir = tempDir();
     const settings = path.join(dataDir, 'settings.json');
     writeFileSync(settings, JSON.stringify({ Domain: 'https://portal.example', ClientId: 'account-portal' }));
-    const t = await startApp({ PUBLIC_URL: 'https://portal.example', SETTINGS_FILE: settings }, dataDir);
+    // An https PUBLIC_URL refuses the development remotes file (http://localhost entries).
+    const remotes = path.join(dataDir, 'remotes.json');
+    writeFileSync(
+      remotes,
+      JSON.stringify({ remotes: { remote_profile: { entry: 'https://cdn.example/remoteEntry.js' } } }),
+    );
+    const t = await startApp(
+      { PUBLIC_URL: 'https://portal.example', SETTINGS_FILE: settings, REMOTES_FILE: remotes },
+      dataDir,
+    );
     try {
       const response = await t.app.inject({ url: '/healthz', headers: { 'x-forwarded-proto': 'https' } });
       expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');

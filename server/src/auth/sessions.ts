@@ -3,6 +3,7 @@ import { rowToUser, type User, type UserRow } from '../directory/store.js';
 import { TOKEN_ALIVE_SQL, tokenAliveParams, type RevokedSessions } from '../oidc/adapter.js';
 import type { IdentityBackend } from '../identity/types.js';
 import type { Storage } from '../storage/index.js';
+import { issuedBeforeChange, tokenNotBeforeStore } from './token-not-before.js';
 import type { VerifiedToken } from './verifier.js';
 
 /** The user of an access token and whether its sign-in session still lives. */
@@ -29,12 +30,15 @@ export interface AccountSessions {
   signedInAt(token: VerifiedToken): Promise<number | undefined>;
   /**
    * Ends every session of the account but `keepSessionUid` (the caller's `sid`): their refresh tokens and
-   * grants too, so their access tokens are refused at once. Pass the change's transaction as `within`.
+   * grants too, so their access tokens are refused at once. Embedded: the caller's grant and refresh tokens end
+   * as well (only its provider session stays, to renew silently). Okta: the account's access tokens issued
+   * before now are refused but the caller's (`keepTokenId`, its `jti`). Pass the change's transaction as `within`.
    */
   endOtherSessions(
     userId: string,
     keepSessionUid: string | undefined,
     within: Storage,
+    keepTokenId?: string | undefined,
   ): Promise<RevokedSessions>;
 }
 
@@ -83,24 +87,40 @@ export function providerSessions(storage: Storage): AccountSessions {
       return seconds === undefined ? undefined : seconds * 1000;
     },
     endOtherSessions(userId, keepSessionUid, within) {
-      return within.provider.revokeAccountExcept(userId, keepSessionUid);
+      // Every grant chain ends, the caller's too: its page renews silently with the kept session's cookie.
+      return within.provider.endAccountGrantsKeepingSession(userId, keepSessionUid);
     },
   };
 }
 
 /**
- * Okta mode: sessions live in the org. Its access tokens are short-lived and checked for signature, issuer,
- * audience, client and scope; their `auth_time` tells when the user signed in. The user is Okta's, read through
- * the backend's per-call cache (`findCaller`). The portal ends none of the org's sessions: Okta's only call for
- * it (DELETE /api/v1/users/{id}/sessions) cannot spare the caller's own, so a change that ends the other sessions
- * ends only the portal's records of them (their step-up grants).
+ * Okta mode: sessions live in the org. Its access tokens are checked for signature, issuer, audience, client and
+ * scope; their `auth_time` tells when the user signed in. The user is Okta's, read through the backend's per-call
+ * cache (`findCaller`). The portal ends none of the org's sessions: Okta's only call for it
+ * (DELETE /api/v1/users/{id}/sessions) cannot spare the caller's own. Instead a change that ends the other sessions
+ * records the account's "not before" (token-not-before.ts, in the change's transaction): from the next call on,
+ * every instance refuses the account's access tokens issued before the change but the caller's, as ended.
  */
-export function orgSessions(identity: Pick<IdentityBackend, 'findCaller'>): AccountSessions {
+export function orgSessions(
+  identity: Pick<IdentityBackend, 'findCaller'>,
+  storage: Pick<Storage, 'sql'>,
+  now: () => number,
+): AccountSessions {
+  const marks = tokenNotBeforeStore(storage.sql);
+  const alive = async ({ userId, claims }: VerifiedToken) =>
+    !issuedBeforeChange(claims, await marks.get(userId));
   return {
-    isAlive: async () => true,
-    accountOf: async (token) => ({ alive: true, ...(await identity.findCaller(token.userId)) }),
+    isAlive: alive,
+    async accountOf(token) {
+      // One primary-key read beside the (usually cached) user: both on every call.
+      const [isAlive, caller] = await Promise.all([alive(token), identity.findCaller(token.userId)]);
+      return { alive: isAlive, ...caller };
+    },
     signedInAt: async ({ claims }) =>
       typeof claims.auth_time === 'number' ? claims.auth_time * 1000 : undefined,
-    endOtherSessions: async () => NOTHING_ENDED,
+    async endOtherSessions(userId, _keepSessionUid, within, keepTokenId) {
+      await tokenNotBeforeStore(within.sql).set(userId, now(), keepTokenId);
+      return NOTHING_ENDED;
+    },
   };
 }

@@ -63,6 +63,23 @@ export function parseEncryptionKey(value: string): Buffer | undefined {
   return undefined;
 }
 
+/** A 32-byte key setting (see parseEncryptionKey), optional. */
+const encryptionKey = z
+  .string()
+  .transform((value, ctx) => {
+    const key = parseEncryptionKey(value);
+    if (!key) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be 32 random bytes written as 64 hex characters or as base64 (e.g. `openssl rand -base64 32`)',
+      });
+      return z.NEVER;
+    }
+    return key;
+  })
+  .optional();
+
 /** A yes/no setting: true/false (or 1/0, yes/no, on/off), anything else is refused. */
 const flag = z.string().transform((value, ctx) => {
   const text = value.trim().toLowerCase();
@@ -229,21 +246,12 @@ export const envSchema = z.object({
    * 32-byte key (64 hex characters, or base64/base64url) that encrypts the authenticator-app secrets at rest.
    * Unset: one is generated once and kept in DATA_DIR (see src/factors/encryption-key.ts).
    */
-  TOTP_ENCRYPTION_KEY: z
-    .string()
-    .transform((value, ctx) => {
-      const key = parseEncryptionKey(value);
-      if (!key) {
-        ctx.addIssue({
-          code: 'custom',
-          message:
-            'must be 32 random bytes written as 64 hex characters or as base64 (e.g. `openssl rand -base64 32`)',
-        });
-        return z.NEVER;
-      }
-      return key;
-    })
-    .optional(),
+  TOTP_ENCRYPTION_KEY: encryptionKey,
+  /**
+   * 32-byte key (as TOTP_ENCRYPTION_KEY) that seals the key ring's private keys and the provider's stored records
+   * (sessions, grants, tokens) at rest. Unset: one is generated once and kept in DATA_DIR (src/keys/at-rest.ts).
+   */
+  KEY_RING_ENCRYPTION_KEY: encryptionKey,
   /**
    * PostgreSQL for everything stateful (postgres://user:password@host:port/database): any number of instances share
    * it. Unset: SQLite in DATA_DIR, one instance.
@@ -349,6 +357,7 @@ export type DatabaseConfig =
 /** Settings whose value must never appear in a log or error message. */
 const SECRET_SETTINGS = new Set([
   'TOTP_ENCRYPTION_KEY',
+  'KEY_RING_ENCRYPTION_KEY',
   'SMTP_URL',
   'DATABASE_URL',
   'OKTA_PRIVATE_KEY',
@@ -396,6 +405,14 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       key: 'TOTP_ENCRYPTION_KEY',
       message:
         'is required with DATABASE_URL: every instance must seal and open authenticator secrets with the same key (e.g. `openssl rand -hex 32`)',
+    });
+  }
+  // The same for the key that seals the key ring and the provider's records.
+  if (parsed.DATABASE_URL !== undefined && parsed.KEY_RING_ENCRYPTION_KEY === undefined) {
+    issues.push({
+      key: 'KEY_RING_ENCRYPTION_KEY',
+      message:
+        "is required with DATABASE_URL: every instance must open the key ring and the provider's records with the same key (e.g. `openssl rand -hex 32`)",
     });
   }
   if (parsed.DEV_MAILBOX === true && parsed.SMTP_URL !== undefined) {

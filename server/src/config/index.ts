@@ -93,6 +93,48 @@ function liveJsonFile<T extends z.ZodType>(
   };
 }
 
+/** localhost, *.localhost and loopback addresses: names that reach the visitor's own machine. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
+    host === '::1' ||
+    host === '0:0:0:0:0:0:0:1'
+  );
+}
+
+/**
+ * The remotes file for this PUBLIC_URL. Its entries' origins become the CSP's script sources, so an https portal
+ * takes only https entries, and none on localhost (each visitor's own machine) unless the portal itself runs on
+ * localhost (a local https rig). The default file (http://localhost:3001–3003) is for development only.
+ */
+function remotesSchemaFor(publicUrl: string) {
+  const publicOnLoopback = isLoopbackHost(new URL(publicUrl).hostname);
+  if (!publicUrl.startsWith('https:')) return remotesConfigSchema;
+  return remotesConfigSchema.superRefine((file, ctx) => {
+    const refused = Object.entries(file.remotes).filter(([, { entry }]) => {
+      const url = new URL(entry);
+      return url.protocol !== 'https:' || (isLoopbackHost(url.hostname) && !publicOnLoopback);
+    });
+    for (const [name, { entry }] of refused) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['remotes', name, 'entry'],
+        message: `${entry} is refused with an https PUBLIC_URL: remote entries must be https${publicOnLoopback ? '' : ', not on localhost'}`,
+      });
+    }
+    if (refused.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          "set REMOTES_FILE to this deployment's remotes file (the default config/remotes.json is for local development)",
+      });
+    }
+  });
+}
+
 function modifiedAt(file: string): number {
   try {
     return statSync(file).mtimeMs;
@@ -105,7 +147,8 @@ function modifiedAt(file: string): number {
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = parseEnv(source);
   const settings = readJsonFile('SETTINGS_FILE', env.SETTINGS_FILE, settingsSchema);
-  const remotes = readJsonFile('REMOTES_FILE', env.REMOTES_FILE, remotesConfigSchema);
+  const remotesSchema = remotesSchemaFor(env.PUBLIC_URL);
+  const remotes = readJsonFile('REMOTES_FILE', env.REMOTES_FILE, remotesSchema);
   const embedded =
     new URL(settings.Domain).origin === env.PUBLIC_URL && new URL(settings.Domain).pathname === '/';
   // Asked for explicitly, but Okta mode has neither: say so rather than ignore the setting.
@@ -135,7 +178,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     // Names what is missing or wrong (never a key): the start stops before anything is opened.
     okta: identityBackend === 'okta' ? oktaSettingsOf(env) : undefined,
     remotes,
-    currentRemotes: liveJsonFile('REMOTES_FILE', env.REMOTES_FILE, remotesConfigSchema, remotes, (message) =>
+    currentRemotes: liveJsonFile('REMOTES_FILE', env.REMOTES_FILE, remotesSchema, remotes, (message) =>
       process.stderr.write(`${message}\n`),
     ),
     embedded,

@@ -14,11 +14,18 @@ export const DB_FILE_NAME = 'portal.sqlite';
 export const STARTUP_BUSY_TIMEOUT_MS = 5000;
 
 /**
- * How long the server waits for another process's write lock once it serves. better-sqlite3 is synchronous, so
- * the wait blocks the event loop: it stays short, and past it the write fails with SQLITE_BUSY, answered 503 with
- * Retry-After (plugins/errors.ts). Long enough for a directory CLI insert (a few ms, one fsync) to finish.
+ * How long the server waits for another process's write lock once it serves (the directory CLI's insert, a backup):
+ * long enough for a CLI insert (a few ms, one fsync) to finish; past it the write fails with SQLITE_BUSY, answered
+ * 503 with Retry-After (plugins/errors.ts). The connection's busy_timeout is then 0 and the wait is asynchronous
+ * retries (db/sqlite.ts): better-sqlite3 is synchronous, and its busy_timeout would block the event loop.
  */
-export const SERVING_BUSY_TIMEOUT_MS = 200;
+export const SERVING_LOCK_WAIT_MS = 200;
+
+/**
+ * How long the readiness probe's write waits for the lock: /readyz answers within 50 ms even while writes queue,
+ * saying "not ready" when another process has held the lock this long.
+ */
+export const READINESS_LOCK_WAIT_MS = 20;
 
 export interface OpenOptions {
   /** busy_timeout of this connection (default STARTUP_BUSY_TIMEOUT_MS). */
@@ -28,7 +35,7 @@ export interface OpenOptions {
 /**
  * Opens (and migrates) the portal's SQLite file in `dataDir`. The directory CLI opens the same file while the
  * server runs: WAL lets one writer and many readers share it, and busy_timeout makes a concurrent writer wait
- * instead of failing at once. The server shortens the wait once it is ready (useServingBusyTimeout).
+ * instead of failing at once. Once the server serves, it waits by asynchronous retries instead (db/sqlite.ts).
  */
 export function openDatabase(
   dataDir: string,
@@ -50,11 +57,6 @@ export function openDatabase(
     throw error;
   }
   return db;
-}
-
-/** The server's connection from the moment it serves: a locked database fails fast instead of freezing requests. */
-export function useServingBusyTimeout(db: Db): void {
-  db.pragma(`busy_timeout = ${SERVING_BUSY_TIMEOUT_MS}`);
 }
 
 /** Creates an empty file with mode 0600 unless it exists. SQLite gives its -wal and -shm files the database's mode. */

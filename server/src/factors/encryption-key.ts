@@ -1,22 +1,14 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { ConfigError, parseEncryptionKey } from '../config/env.js';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ConfigError } from '../config/env.js';
+import { describeKey, readOrCreateKeyFile, type LoadedKey } from '../crypto/key-file.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import type { Sql } from '../db/sql.js';
-import { SecretBox } from './secret-box.js';
 
 export const TOTP_KEY_FILE = 'totp-encryption-key';
 /** The `meta` row holding the key's fingerprint (an HMAC made with the key: it reveals nothing of it). */
 export const TOTP_KEY_FINGERPRINT = 'totp_key_fingerprint';
 
-export interface LoadedKey {
-  key: Buffer;
-  /** Where it came from, for the start-up log line. */
-  source: 'environment' | 'file' | 'generated';
-  file?: string;
-  /** The key differs from the one this database knew, which had sealed nothing: the fingerprint was replaced. */
-  replacedUnusedKey?: boolean;
-}
+export type { LoadedKey };
 
 /** Identifies a key without revealing it: HMAC-SHA256 keyed by the key itself over a fixed label. */
 export function keyFingerprint(key: Buffer): string {
@@ -87,31 +79,17 @@ export async function loadTotpEncryptionKey(
 }
 
 function describe(loaded: LoadedKey): string {
-  return loaded.source === 'environment' ? 'key in TOTP_ENCRYPTION_KEY' : `key in ${loaded.file}`;
+  return describeKey('TOTP_ENCRYPTION_KEY', loaded);
 }
 
 function readOrCreateKey(configured: Buffer | undefined, dataDir: string, secretsSealed: boolean): LoadedKey {
-  if (configured) return { key: configured, source: 'environment' };
-  const file = path.join(dataDir, TOTP_KEY_FILE);
-  if (existsSync(file)) {
-    const key = parseEncryptionKey(readFileSync(file, 'utf8'));
-    if (!key) {
-      throw new ConfigError(`TOTP_ENCRYPTION_KEY: ${file} does not hold a 32-byte key (64 hex characters)`);
-    }
-    return { key, source: 'file', file };
-  }
-  if (secretsSealed) {
-    throw new ConfigError(
-      `TOTP_ENCRYPTION_KEY is not set and ${file} is missing, but the database holds authenticator secrets ` +
-        `sealed with a key. ${RESTORE_HINT}`,
-    );
-  }
-  const key = randomBytes(32);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${key.toString('hex')}\n`, { mode: 0o600 });
-  // The mode above applies only to a new file; a leftover temp file keeps its own.
-  chmodSync(temp, 0o600);
-  renameSync(temp, file);
-  return { key, source: 'generated', file };
+  return readOrCreateKeyFile({
+    setting: 'TOTP_ENCRYPTION_KEY',
+    configured,
+    dataDir,
+    fileName: TOTP_KEY_FILE,
+    sealedExists: secretsSealed,
+    sealedWhat: 'authenticator secrets',
+    restoreHint: RESTORE_HINT,
+  });
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FactorName } from 'shared-auth/contract';
 import { inList, type Sql } from '../db/sql.js';
 import { storedFactorType } from './store.js';
@@ -5,9 +6,31 @@ import { storedFactorType } from './store.js';
 /** What a step-up grant was earned with: a factor's code, or the password again (first factor only). */
 export type GrantProof = FactorName | 'password';
 
-/** The step-up grant key of a provider session (its uid, the access tokens' `sid`). */
+// Session uids and grant ids are bearer-ish (with the signing key they mint access tokens): the keys hold hashes.
+const hashed = (id: string) => createHash('sha256').update(id).digest('base64url');
+
+/**
+ * The step-up grant key of a provider session: every key of the session starts with it (a grant chain's key,
+ * the key carried over a change), so the session's end removes them all. Okta tokens without a `gid` use it alone.
+ */
 export function sessionGrantKey(sessionUid: string): string {
-  return `sid:${sessionUid}`;
+  return `sid:${hashed(sessionUid)}`;
+}
+
+/**
+ * The step-up grant key of one grant chain (the access token's `gid`: one authorization and the refresh tokens
+ * rotated from it) in its provider session: a copied refresh token's branch in another grant cannot borrow it.
+ */
+export function chainGrantKey(sessionUid: string, grantId: string): string {
+  return `${sessionGrantKey(sessionUid)}:gid:${hashed(grantId)}`;
+}
+
+/**
+ * Where a chain's step-up waits after a password or 2-step change ended its grant: the next grant created in the
+ * same provider session (only its cookie holder can create one) takes it over (claimCarried).
+ */
+export function carriedGrantKey(sessionUid: string): string {
+  return `${sessionGrantKey(sessionUid)}:next`;
 }
 
 /**
@@ -22,10 +45,20 @@ export interface GrantStore {
   passwordGrantExpiry(userId: string, sessionKey: string, now: number): Promise<number | undefined>;
   /** Creates or replaces the session's grant. */
   put(userId: string, sessionKey: string, proof: GrantProof, expiresAt: number): Promise<void>;
-  /** Ends the grants of these sessions (they were signed out or revoked): run it inside that transaction. */
+  /**
+   * Ends the grants of these sessions (their sessionGrantKey; they were signed out or revoked), their chains'
+   * and carried ones too: run it inside that transaction.
+   */
   deleteOf(userId: string, sessionKeys: string[]): Promise<number>;
-  /** Ends the grants of every session of the user but `keepSessionKey`. */
-  deleteOthers(userId: string, keepSessionKey: string): Promise<number>;
+  /**
+   * Ends every grant of the user but `keepKey`'s, which moves to `carryKey` (when given) for the caller's next
+   * grant chain to claim: a password or 2-step change ended every grant chain, the caller's too.
+   */
+  endAllCarrying(userId: string, keepKey: string, carryKey: string | undefined): Promise<number>;
+  /** Ends the grants of exactly these keys (a forked grant chain's). */
+  deleteKeys(userId: string, keys: string[]): Promise<number>;
+  /** Moves a carried grant (carriedGrantKey) to the new chain's key, if one waits (an expired one stays expired). */
+  claimCarried(userId: string, carryKey: string, chainKey: string): Promise<void>;
   /** Deletes the grants expired at `now`; returns how many. */
   prune(now: number): Promise<number>;
 }
@@ -59,22 +92,52 @@ export class SqlGrantStore implements GrantStore {
     );
   }
 
+  /** Each session's keys: its own (Okta) and every key that starts with it (chains, carried). */
   async deleteOf(userId: string, sessionKeys: string[]): Promise<number> {
-    if (sessionKeys.length === 0) return 0;
-    const keys = inList(sessionKeys);
+    let changes = 0;
+    for (const key of sessionKeys) {
+      // substr, not LIKE: base64url's '_' is a LIKE wildcard.
+      changes += (
+        await this.sql.run(
+          `DELETE FROM stepup_grants WHERE user_id = ? AND (session_id = ? OR substr(session_id, 1, ?) = ?)`,
+          [userId, key, key.length + 1, `${key}:`],
+        )
+      ).changes;
+    }
+    return changes;
+  }
+
+  async deleteKeys(userId: string, keys: string[]): Promise<number> {
+    if (keys.length === 0) return 0;
+    const list = inList(keys);
     const { changes } = await this.sql.run(
-      `DELETE FROM stepup_grants WHERE user_id = ? AND session_id ${keys.text}`,
-      [userId, ...keys.params],
+      `DELETE FROM stepup_grants WHERE user_id = ? AND session_id ${list.text}`,
+      [userId, ...list.params],
     );
     return changes;
   }
 
-  async deleteOthers(userId: string, keepSessionKey: string): Promise<number> {
+  async endAllCarrying(userId: string, keepKey: string, carryKey: string | undefined): Promise<number> {
     const { changes } = await this.sql.run(
       'DELETE FROM stepup_grants WHERE user_id = ? AND session_id <> ?',
-      [userId, keepSessionKey],
+      [userId, keepKey],
     );
+    if (carryKey && carryKey !== keepKey) {
+      await this.sql.run('UPDATE stepup_grants SET session_id = ? WHERE user_id = ? AND session_id = ?', [
+        carryKey,
+        userId,
+        keepKey,
+      ]);
+    }
     return changes;
+  }
+
+  async claimCarried(userId: string, carryKey: string, chainKey: string): Promise<void> {
+    await this.sql.run('UPDATE stepup_grants SET session_id = ? WHERE user_id = ? AND session_id = ?', [
+      chainKey,
+      userId,
+      carryKey,
+    ]);
   }
 
   async prune(now: number): Promise<number> {

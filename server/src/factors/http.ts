@@ -4,7 +4,7 @@ import { callerOf } from '../auth/caller.js';
 import type { User } from '../directory/directory.js';
 import { refusal } from '../http/errors.js';
 import type { Caller } from '../plugins/types.js';
-import { sessionGrantKey } from './grants.js';
+import { carriedGrantKey, chainGrantKey, sessionGrantKey } from './grants.js';
 import type { Actor } from './service.js';
 
 /** Federated users' security belongs to their home identity provider (spec section 6). */
@@ -15,13 +15,17 @@ export function refuseFederated(user: User): void {
 }
 
 /**
- * The sign-in session a step-up grant belongs to: the access token's `sid` (the provider session, the same
- * across token renewals). Another browser has another session, so it must verify on its own. Tokens without
- * a `sid` (some Okta setups) fall back to the token's own id: the grant then lasts until the token is renewed.
+ * The grant chain a step-up grant belongs to: the access token's provider session (`sid`) and grant (`gid`, one
+ * authorization and the refresh tokens rotated from it), both the same across token renewals. Another browser,
+ * or a copied refresh token's branch in another grant, must verify on its own. Okta tokens have no `gid`: their
+ * `sid` alone; tokens without a `sid` either fall back to the token's own id (the grant then lasts until the
+ * token is renewed).
  */
 export function sessionIdOf(caller: Caller): string {
-  const { sid, jti } = caller.claims;
-  if (typeof sid === 'string' && sid !== '') return sessionGrantKey(sid);
+  const { sid, gid, jti } = caller.claims;
+  if (typeof sid === 'string' && sid !== '') {
+    return typeof gid === 'string' && gid !== '' ? chainGrantKey(sid, gid) : sessionGrantKey(sid);
+  }
   if (typeof jti === 'string' && jti !== '') return `jti:${jti}`;
   return `sub:${caller.user.id}:${String(caller.claims.iat ?? '')}`;
 }
@@ -29,11 +33,16 @@ export function sessionIdOf(caller: Caller): string {
 /** Who is making a change, from which session and browser: what the factor and password rules need. */
 export async function actorOf(app: FastifyInstance, request: FastifyRequest): Promise<Actor> {
   const caller = callerOf(request);
-  const { sid } = caller.claims;
+  const { sid, gid } = caller.claims;
+  const sessionUid = typeof sid === 'string' && sid !== '' ? sid : undefined;
   return {
     user: caller.user,
     grantKey: sessionIdOf(caller),
-    sessionUid: typeof sid === 'string' && sid !== '' ? sid : undefined,
+    sessionUid,
+    // Only a grant chain of the embedded provider (a `gid`) ends with a change and hands its step-up on.
+    carryKey: sessionUid && typeof gid === 'string' && gid !== '' ? carriedGrantKey(sessionUid) : undefined,
+    tokenId:
+      typeof caller.claims.jti === 'string' && caller.claims.jti !== '' ? caller.claims.jti : undefined,
     signedInAt: await app.accountSessions.signedInAt({ userId: caller.user.id, claims: caller.claims }),
     userAgent: request.headers['user-agent'],
   };

@@ -39,7 +39,14 @@ export interface Actor {
   user: User;
   grantKey: string;
   sessionUid: string | undefined;
+  /**
+   * Where the caller's step-up waits when a change ends its grant chain (carriedGrantKey), for the next grant
+   * its provider session creates; undefined when the change leaves the caller's grant alone (Okta).
+   */
+  carryKey?: string | undefined;
   signedInAt: number | undefined;
+  /** The caller's access token (`jti`): Okta mode spares it when a change refuses the account's older tokens. */
+  tokenId?: string | undefined;
   userAgent: string | undefined;
 }
 
@@ -208,6 +215,27 @@ export class FactorService {
     if (await this.needsStepUp(userId, sessionId)) throw stepUpRequired();
   }
 
+  /**
+   * The step-up a password change needs. With one of the portal's factors active: this session's grant
+   * (requireStepUp). With only factors the portal does not manage (Okta mode: Okta Verify, SMS, a security key…),
+   * which it cannot check: a sign-in within the step-up window (the org's sign-in, which asks for them), or a
+   * grant; otherwise 403 step_up_required saying to sign in again (the page shows it: its challenge has no factor).
+   */
+  async requirePasswordChangeStepUp(actor: Actor): Promise<void> {
+    const userId = actor.user.id;
+    if (await this.hasActiveFactor(userId)) return this.requireStepUp(userId, actor.grantKey);
+    if (!(await this.identity.hasUnmanagedActiveFactor?.(userId))) return;
+    const now = this.now();
+    if (actor.signedInAt !== undefined && now - actor.signedInAt <= STEP_UP_TTL_MS) return;
+    if ((await this.grantExpiry(userId, actor.grantKey)) !== undefined) return;
+    throw new HttpError(
+      403,
+      `${STEP_UP_REQUIRED_ERROR}: your 2-step verification is managed by your organization. Sign in again, then change your password within 5 minutes.`,
+      {},
+      API_ERROR_CODES.stepUpRequired,
+    );
+  }
+
   private async grant(
     userId: string,
     sessionId: string,
@@ -253,20 +281,27 @@ export class FactorService {
     return this.grant(actor.user.id, actor.grantKey, 'password');
   }
 
-  /** Ends the step-up grants of every session of the user but the caller's (after a password change). */
-  async endOtherStepUpGrants(userId: string, keepGrantKey: string, within: Storage): Promise<void> {
-    await within.grants.deleteOthers(userId, keepGrantKey);
+  /**
+   * After a password or 2-step change: every step-up grant of the user ends but the caller's, which waits for
+   * the caller's next grant chain when the change ended the caller's own (actor.carryKey), so the page goes on
+   * without a new step-up once it renewed with its session cookie, and a copied refresh token (no cookie) never
+   * gets it.
+   */
+  async endOtherStepUpGrants(actor: Actor, within: Storage): Promise<void> {
+    await within.grants.endAllCarrying(actor.user.id, actor.grantKey, actor.carryKey);
   }
 
   /**
-   * A factor became active, was turned on or off, or was removed: every other session of the account ends
-   * (sessions, grants, refresh tokens, step-up grants), the change's notice is queued, all in `tx` (the
-   * transaction of the change itself where the backend takes part in it), so a phishing session that held the
-   * password is out the moment 2-step changes.
+   * A factor became active, was turned on or off, or was removed: every other session of the account ends, and
+   * every grant chain and refresh token of the account, the caller's included (a copied refresh token may be a
+   * branch of it); the caller keeps its provider session and renews with its cookie. The step-up grants go too
+   * (the caller's is carried to its next chain), the change's notice is queued, all in `tx` (the transaction of
+   * the change itself where the backend takes part in it), so a phishing session that held the password or a
+   * copied refresh token is out the moment 2-step changes.
    */
   private async endOthersAndNotify(tx: Storage, actor: Actor, event: AccountEvent): Promise<void> {
-    await this.sessions.endOtherSessions(actor.user.id, actor.sessionUid, tx);
-    await tx.grants.deleteOthers(actor.user.id, actor.grantKey);
+    await this.sessions.endOtherSessions(actor.user.id, actor.sessionUid, tx, actor.tokenId);
+    await this.endOtherStepUpGrants(actor, tx);
     await this.notifier.queue(actor.user, event, { userAgent: actor.userAgent, at: this.now() }, tx.outbox);
   }
 

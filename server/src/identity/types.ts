@@ -87,6 +87,13 @@ export interface IdentityBackend {
   listFactors(userId: string): Promise<IdentityFactor[]>;
 
   /**
+   * Whether the account has an active 2-step factor of a kind the portal does not manage (Okta: Okta Verify, SMS,
+   * a security key…), which listFactors leaves out. It still counts as a factor: the portal cannot check its
+   * codes, so a fresh sign-in is the proof a password change needs then. Absent: the backend has no such factors.
+   */
+  hasUnmanagedActiveFactor?(userId: string): Promise<boolean>;
+
+  /**
    * Starts setting up the authenticator app: a new secret (a pending set-up is replaced), the factor pending
    * until `activate`. Refused with API_ERRORS.factorState when it is already set up.
    */

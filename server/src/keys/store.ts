@@ -1,3 +1,4 @@
+import { isSealed, type SecretBox } from '../crypto/secret-box.js';
 import type { Sql } from '../db/sql.js';
 
 /** What a key of the ring is for: the provider's RS256 token signatures, or its (and the sign-in pages') cookies. */
@@ -32,14 +33,15 @@ interface KeyRow {
   retired_at: number | null;
 }
 
-function keyOf(row: KeyRow): StoredKey {
+function keyOf(row: KeyRow, box: SecretBox): StoredKey {
   if (row.purpose !== 'signing' && row.purpose !== 'cookie') {
     throw new Error(`key_ring: key ${row.kid} has an unknown purpose "${row.purpose}"`);
   }
   return {
     kid: row.kid,
     purpose: row.purpose,
-    material: row.material,
+    // A clear row is one an older server wrote: start-up seals it (keys/at-rest.ts), a reader still takes it.
+    material: isSealed(row.material) ? box.open(row.material, row.kid) : row.material,
     createdAt: Number(row.created_at),
     signsFrom: Number(row.signs_from),
     signsUntil: row.signs_until === null ? null : Number(row.signs_until),
@@ -47,9 +49,16 @@ function keyOf(row: KeyRow): StoredKey {
   };
 }
 
-/** The `key_ring` table, over either database (the SQL is the same in both dialects). */
+/**
+ * The `key_ring` table, over either database (the SQL is the same in both dialects). Each key's material is
+ * sealed with KEY_RING_ENCRYPTION_KEY (AES-256-GCM, the kid as additional data): a copy of the database holds
+ * no private key, and a material moved onto another kid does not open.
+ */
 export class KeyRingStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly box: SecretBox,
+  ) {}
 
   /** Every key, oldest first (retired ones too until `deleteRetired` removes them). */
   async all(): Promise<StoredKey[]> {
@@ -57,14 +66,22 @@ export class KeyRingStore {
       `SELECT kid, purpose, material, created_at, signs_from, signs_until, retired_at
          FROM key_ring ORDER BY signs_from, created_at, kid`,
     );
-    return rows.map(keyOf);
+    return rows.map((row) => keyOf(row, this.box));
   }
 
   async insert(key: StoredKey): Promise<void> {
     await this.sql.run(
       `INSERT INTO key_ring (kid, purpose, material, created_at, signs_from, signs_until, retired_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      [key.kid, key.purpose, key.material, key.createdAt, key.signsFrom, key.signsUntil, key.retiredAt],
+      [
+        key.kid,
+        key.purpose,
+        this.box.seal(key.material, key.kid),
+        key.createdAt,
+        key.signsFrom,
+        key.signsUntil,
+        key.retiredAt,
+      ],
     );
   }
 
@@ -91,6 +108,6 @@ export class KeyRingStore {
    * instance (db/sql.ts), so a check of the newest key inside one sees no concurrent rotation.
    */
   transaction<T>(work: (store: KeyRingStore) => Promise<T>): Promise<T> {
-    return this.sql.transaction((tx) => work(new KeyRingStore(tx)));
+    return this.sql.transaction((tx) => work(new KeyRingStore(tx, this.box)));
   }
 }

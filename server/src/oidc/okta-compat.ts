@@ -101,8 +101,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        // The rest is read and dropped, not destroyed: a reset connection loses the 413 answer.
         reject(new RevokeRequestError(413, 'invalid_request', 'the request body is too large'));
-        req.destroy();
         return;
       }
       chunks.push(chunk);

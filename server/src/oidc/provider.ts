@@ -3,7 +3,8 @@ import type { AppConfig } from '../config/index.js';
 import type { Directory } from '../directory/directory.js';
 import type { ProviderStore } from './adapter.js';
 import { claimsOf, SCOPE_CLAIMS, SUPPORTED_SCOPES } from './claims.js';
-import { allowInlineScript, escapeHtml, page } from './html.js';
+import { escapeHtml, page } from './html.js';
+import { renderLogoutPage } from './logout.js';
 import type { SigningKeys } from '../keys/ring.js';
 import { OKTA_POST_MESSAGE, oktaPostMessageResponseMode } from './okta-compat.js';
 
@@ -127,16 +128,13 @@ export function createProvider({ config, directory, store, keys, cookieKeys }: P
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: {
         enabled: true,
-        // okta-auth-js's signOut() expects /v1/logout to end the session and redirect: no question asked.
-        // The form posts itself (xsrf-protected) with logout=yes; a noscript button covers no-JS browsers.
+        // okta-auth-js's signOut() expects /v1/logout to end the session and redirect: no question asked when
+        // it sends the session's ID token, or the portal itself asks; any other site gets "Sign out?" (logout.ts).
         logoutSource: async (ctx, form) => {
-          const autoForm = form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>');
-          const script = allowInlineScript(ctx.response, 'document.forms[0].submit();');
-          ctx.type = 'html';
-          ctx.body = page(
-            'Signing out',
-            `<h1>Signing out…</h1>${autoForm}<noscript><button type="submit" form="op.logoutForm">Sign out</button></noscript>`,
-          ).replace('</body>', `<script>${script}</script></body>`);
+          renderLogoutPage(ctx, form, {
+            trustedOrigins: config.allowedOrigins,
+            portalUrl: config.PUBLIC_URL,
+          });
         },
         postLogoutSuccessSource: async (ctx) => {
           ctx.type = 'html';
@@ -163,8 +161,9 @@ export function createProvider({ config, directory, store, keys, cookieKeys }: P
         },
       },
     },
-    // sid: the provider session's uid, stable across refreshes (step-up grants are bound to it).
-    // gid: the grant the token was issued under; with sid, the API checks on every call that both still live.
+    // sid: the provider session's uid, stable across refreshes.
+    // gid: the grant (chain) the token was issued under; with sid, the API checks on every call that both still
+    // live, and step-up grants are bound to both (factors/http.ts).
     // uid and scp: what an Okta access token carries, so the API reads both kinds the same way.
     extraTokenClaims: (_ctx, token) => {
       const { sessionUid, accountId, scope, grantId } = token as {
@@ -191,23 +190,28 @@ export function createProvider({ config, directory, store, keys, cookieKeys }: P
       return { accountId: user.id, claims: () => claimsOf(user) };
     },
     // Consent is implicit for this first-party client: the grant covers what it asked for, up to the
-    // supported scopes, for the ID token and for the API.
+    // supported scopes, for the ID token and for the API. Every authorization gets a grant of its own (only the
+    // consent fallback's, interactions/routes.ts, is reused): a grant is one chain of refresh tokens, which the
+    // store keeps to one live token, and step-up grants are bound to it (the access token's `gid`), so a copied
+    // refresh token's branch cannot share another chain's step-up. The session then names the new grant, and
+    // the refresh tokens of its earlier grants stop working (they are session-bound: is_session_bound.js).
     loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
       const { client, session, result } = ctx.oidc;
       if (!client || !session?.accountId) return undefined;
-      const grantId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
-      const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+      const consented = result?.consent?.grantId;
+      const existing = consented ? await ctx.oidc.provider.Grant.find(consented) : undefined;
+      const reused = existing && existing.accountId === session.accountId ? existing : undefined;
       const grant =
-        existing && existing.accountId === session.accountId
-          ? existing
-          : new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+        reused ?? new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
       const requested = [...(ctx.oidc.requestParamScopes ?? [])].filter((scope) =>
         [...SUPPORTED_SCOPES, 'offline_access'].includes(scope),
       );
       const scopes = requested.length > 0 ? requested.join(' ') : 'openid';
       grant.addOIDCScope(scopes);
       grant.addResourceScope(audience, scopes);
-      await grant.save();
+      const grantId = await grant.save();
+      // A step-up carried over a password or 2-step change by this session goes to its new chain.
+      if (!reused) await store.grantCreated(session.accountId, session.uid, grantId);
       return grant;
     },
     interactions: {

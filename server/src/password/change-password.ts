@@ -150,7 +150,9 @@ export async function verifyCurrentPassword(
  * whether the current password was guessed right); the attempt is counted (the throttle) and the backend checks
  * the current password and makes the change (its own policy may refuse it: the page shows that text); then one
  * transaction stores the change where the backend takes part in it, clears the throttle, ends every other
- * session of the account and queues the notice. Refusals are HttpErrors with the texts of the contract (or the
+ * session of the account and every grant chain and refresh token of it, the caller's included (embedded: the
+ * caller keeps its provider session and renews with its cookie, a copied refresh token dies), and queues the
+ * notice. Refusals are HttpErrors with the texts of the contract (or the
  * backend's policy text); anything else is unexpected.
  */
 export async function changePassword(
@@ -161,7 +163,8 @@ export async function changePassword(
   const { user } = actor;
   if (user.isFederated)
     throw new PasswordChangeRefusal(API_ERRORS.federatedUser, PASSWORD_CHANGE_ERRORS.federated, undefined);
-  await deps.factors.requireStepUp(user.id, actor.grantKey);
+  // Also for a holder of factors only the org manages (Okta mode): a fresh sign-in then.
+  await deps.factors.requirePasswordChangeStepUp(actor);
 
   const failed = failedPasswordRules({
     password: NewPassword,
@@ -188,8 +191,8 @@ export async function changePassword(
       throw asPasswordRefusal(error, change.verifyMs);
     }
     await tx.throttles.passwordChange.clear(user.id);
-    const ended = await deps.sessions.endOtherSessions(user.id, actor.sessionUid, tx);
-    await deps.factors.endOtherStepUpGrants(user.id, actor.grantKey, tx);
+    const ended = await deps.sessions.endOtherSessions(user.id, actor.sessionUid, tx, actor.tokenId);
+    await deps.factors.endOtherStepUpGrants(actor, tx);
     await deps.notifier.queue(
       user,
       { type: 'password-changed' },

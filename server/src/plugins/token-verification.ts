@@ -8,7 +8,8 @@ import { openProviderKeyRing } from '../keys/provider-keys.js';
  * How access tokens are checked. Embedded mode: against the keys the key ring publishes (src/keys: shared by
  * every instance through the database, opened here; the provider plugin signs with its current key), and on
  * every call against the provider's store: the token's session and grant must still exist. Okta mode: against
- * the org's JWKS over HTTPS, and the caller's user is the identity backend's (its per-call read).
+ * the org's JWKS over HTTPS, and the caller's user is the identity backend's (its per-call read); a token issued
+ * before the account's last password or 2-step change is refused (auth/token-not-before.ts).
  */
 export default fp(
   async function tokenVerificationPlugin(app: FastifyInstance) {
@@ -20,7 +21,13 @@ export default fp(
       requiredScope: config.API_REQUIRED_SCOPE,
     };
     if (config.embedded) {
-      const ring = await openProviderKeyRing({ config, database: app.database, now: app.now, log: app.log });
+      const ring = await openProviderKeyRing({
+        config,
+        database: app.database,
+        sealing: app.atRestSealing,
+        now: app.now,
+        log: app.log,
+      });
       app.addHook('onClose', () => ring.close());
       // The provider's store ends a session's step-up grants with it, in the same transaction (storage/sqlite.ts).
       const store = app.storage.provider;
@@ -40,7 +47,8 @@ export default fp(
       app.decorate('keyRing', null);
       app.decorate('signingKeys', null);
       app.decorate('oidcStore', null);
-      app.decorate('accountSessions', orgSessions(app.identity));
+      // The account's "not before" (after a password or 2-step change) is in the portal's database.
+      app.decorate('accountSessions', orgSessions(app.identity, app.storage, app.now));
       app.decorate('tokenVerifier', oktaVerifier(config.issuer, config.API_AUDIENCE, policy));
     }
     app.decorateRequest('caller', null);

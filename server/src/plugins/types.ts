@@ -3,6 +3,7 @@ import type { Database } from '../db/sql.js';
 import type { Directory, User } from '../directory/directory.js';
 import type { AccessTokenClaims, TokenVerifier } from '../auth/verifier.js';
 import type { IdentityBackend } from '../identity/types.js';
+import type { AtRestSealing } from '../keys/at-rest.js';
 import type { KeyRing, SigningKeys } from '../keys/ring.js';
 import type { ProviderStore } from '../oidc/adapter.js';
 import type { Storage } from '../storage/index.js';
@@ -25,6 +26,8 @@ declare module 'fastify' {
     storage: Storage;
     /** The database under `storage` (SQLite or PostgreSQL): the readiness probe only. */
     database: Database;
+    /** KEY_RING_ENCRYPTION_KEY's boxes: the key ring's and the provider records' seal at rest (keys/at-rest.ts). */
+    atRestSealing: AtRestSealing;
     directory: Directory;
     /** The identity backend (IDENTITY_BACKEND): the accounts' profile, password and factors (plugins/app/identity.ts). */
     identity: IdentityBackend;

@@ -91,15 +91,22 @@ export default fp(
       return { status: 'ok', mode: config.embedded ? 'embedded' : 'okta' };
     });
 
-    // Readiness: the database takes a write now. One result serves every probe of the next second.
-    let lastProbe: { at: number; result: Readiness } | undefined;
+    // Readiness: the database takes a write now. One result serves every probe of the next second, and probes
+    // that come while it is being found wait for that one (a flood while the lock is held starts one probe).
+    let lastProbe: { at: number; result: Promise<Readiness> } | undefined;
     app.get('/readyz', async (_request, reply) => {
       const now = app.now();
       if (!lastProbe || now - lastProbe.at >= READINESS_REUSE_MS || now < lastProbe.at) {
-        lastProbe = { at: now, result: await probeWrite(app.database, now) };
+        const probe = probeWrite(app.database, now);
+        const started = { at: now, result: probe };
+        lastProbe = started;
+        // An unexpected error (a 500) is not reused: the next probe tries again.
+        probe.catch(() => {
+          if (lastProbe === started) lastProbe = undefined;
+        });
       }
       reply.header('Cache-Control', 'no-store');
-      const { result } = lastProbe;
+      const result = await lastProbe.result;
       if (result.ready) return { status: 'ready' };
       return reply.code(503).header('Retry-After', '1').send({ error: result.error });
     });

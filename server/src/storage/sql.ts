@@ -1,9 +1,10 @@
 import type { Sql } from '../db/sql.js';
 import { SqlUserStore } from '../directory/store.js';
-import { sessionGrantKey, SqlGrantStore } from '../factors/grants.js';
+import { carriedGrantKey, chainGrantKey, sessionGrantKey, SqlGrantStore } from '../factors/grants.js';
 import { SqlFactorStore } from '../factors/store.js';
 import { SqlMailboxStore } from '../mail/mailbox.js';
 import { SqlOutboxStore } from '../notifications/outbox.js';
+import type { AtRestSealing } from '../keys/at-rest.js';
 import { SqlProviderStore } from '../oidc/adapter.js';
 import {
   EMAIL_SEND_EVENTS,
@@ -19,17 +20,29 @@ import type { Storage } from './index.js';
  * Every store over one `Sql`: the database's, or a transaction's (then each store's statements run in it). The
  * stores hold no state of their own, so building them per transaction costs a few objects.
  */
-export function storageOver(sql: Sql): Storage {
+export function storageOver(sql: Sql, sealing: AtRestSealing): Storage {
   const grants = new SqlGrantStore(sql);
   const storage: Storage = {
     sql,
-    transaction: (work) => sql.transaction((tx) => work(tx === sql ? storage : storageOver(tx))),
+    transaction: (work) => sql.transaction((tx) => work(tx === sql ? storage : storageOver(tx, sealing))),
     users: new SqlUserStore(sql),
     // A provider session that ends (sign-out, or ended by a password or factor change) takes its step-up grants
     // along, in the same transaction.
     provider: new SqlProviderStore(sql, {
+      // Payloads sealed at rest with KEY_RING_ENCRYPTION_KEY (keys/at-rest.ts).
+      records: sealing.providerRecords,
       onSessionsEnded: (tx, accountId, uids) =>
         new SqlGrantStore(tx).deleteOf(accountId, uids.map(sessionGrantKey)),
+      // A step-up carried over a password or 2-step change goes to the caller's session's next grant chain.
+      onGrantCreated: (over, accountId, sessionUid, grantId) =>
+        new SqlGrantStore(over).claimCarried(
+          accountId,
+          carriedGrantKey(sessionUid),
+          chainGrantKey(sessionUid, grantId),
+        ),
+      // A chain that forked (a refresh token reused within the grace) loses its step-up: a branch may hold it.
+      onChainForked: (tx, accountId, sessionUid, grantId) =>
+        new SqlGrantStore(tx).deleteKeys(accountId, [chainGrantKey(sessionUid, grantId)]),
     }),
     factors: new SqlFactorStore(sql),
     grants,

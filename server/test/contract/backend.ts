@@ -11,9 +11,10 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { BuildOptions } from '../../src/app.js';
 import { totpCodeAt } from '../../src/factors/totp.js';
-import { startApp, type TestApp } from '../helpers.js';
+import { hashedId, openPayload, sealPayload } from '../../src/oidc/adapter.js';
+import { type CookieJar, startApp, type TestApp } from '../helpers.js';
 import { inject } from './inject.js';
-import { signInSession } from '../security-helpers.js';
+import { renewSilently, signInSession } from '../security-helpers.js';
 import {
   DEFAULT_PASSWORD_POLICY,
   requirementsText,
@@ -170,6 +171,29 @@ async function startEmbedded(options: ContractBackendOptions): Promise<Started> 
    * (so no code step, send throttle or wrong-code count is used up): the account's active factors are set aside
    * for the sign-in and put back after it.
    */
+  /**
+   * Each signed-in token's page: its provider cookies and the token it holds now. A password or 2-step change
+   * ends every grant of the account, the caller's too (issue 18); the page then renews silently with its session
+   * cookie and calls again, as the shell does, so a test goes on with the token its sign-in returned. A page
+   * whose session ended gets its 401.
+   */
+  const pages = new Map<string, { jar: CookieJar; current: string }>();
+
+  async function callAsPage(
+    method: Parameters<ContractBackend['call']>[0],
+    url: string,
+    token: string | undefined,
+    body: unknown,
+  ): Promise<ContractAnswer> {
+    const page = token === undefined ? undefined : pages.get(token);
+    const answer = await inject(app, method, url, page?.current ?? token, body);
+    if (!page || answer.status !== 401) return answer;
+    const renewed = await renewSilently(app, page.jar).catch(() => undefined);
+    if (!renewed) return answer;
+    page.current = renewed.access_token;
+    return inject(app, method, url, page.current, body);
+  }
+
   async function signIn(account: ContractAccount, authTimeAgoMs = 0): Promise<string> {
     const active = await sql.all<{ type: string }>(
       "SELECT type FROM user_factors WHERE user_id = ? AND status = 'ACTIVE'",
@@ -192,6 +216,7 @@ async function startEmbedded(options: ContractBackendOptions): Promise<Started> 
         password: account.password,
       });
       token = session.token;
+      pages.set(token, { jar: session.jar, current: token });
     } finally {
       await setStatus('ACTIVE');
     }
@@ -199,17 +224,19 @@ async function startEmbedded(options: ContractBackendOptions): Promise<Started> 
       // The provider's session keeps when it signed in (loginTs, seconds): moved back as a sign-in that long ago.
       const { sid } = decodeJwt(token);
       if (typeof sid !== 'string') throw new Error('an embedded access token without sid');
-      const row = await sql.get<{ payload: string }>(
-        "SELECT payload FROM oidc_payloads WHERE model = 'Session' AND account_id = ? AND uid = ?",
-        [account.sub, sid],
+      // The uid is kept hashed and the payload sealed (keys/at-rest.ts): open it, move loginTs, seal it again.
+      const row = await sql.get<{ id: string; payload: string }>(
+        "SELECT id, payload FROM oidc_payloads WHERE model = 'Session' AND account_id = ? AND uid = ?",
+        [account.sub, hashedId(sid)],
       );
       if (!row) throw new Error(`no provider session ${sid}`);
-      const payload = JSON.parse(row.payload) as { loginTs: number };
+      const box = app.atRestSealing.providerRecords;
+      const payload = openPayload<{ loginTs: number }>(box, 'Session', row.id, row.payload);
       payload.loginTs -= Math.ceil(authTimeAgoMs / 1000);
-      await sql.run(
-        "UPDATE oidc_payloads SET payload = ? WHERE model = 'Session' AND account_id = ? AND uid = ?",
-        [JSON.stringify(payload), account.sub, sid],
-      );
+      await sql.run("UPDATE oidc_payloads SET payload = ? WHERE model = 'Session' AND id = ?", [
+        sealPayload(box, 'Session', row.id, payload),
+        row.id,
+      ]);
     }
     return token;
   }
@@ -235,7 +262,7 @@ async function startEmbedded(options: ContractBackendOptions): Promise<Started> 
       return account;
     },
     signIn: (account, { authTimeAgoMs = 0 } = {}) => signIn(account, authTimeAgoMs),
-    call: (method, url, token, body) => inject(app, method, url, token, body),
+    call: callAsPage,
     async profileAtSource(account) {
       const user = await app.directory.findById(account.sub);
       if (!user) throw new Error(`no directory user ${account.sub}`);

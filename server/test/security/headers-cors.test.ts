@@ -171,6 +171,13 @@ describe('security headers on http (no HSTS)', () => {
   });
 });
 
+/** The remotes file of an https deployment: REMOTES without its http entry. */
+function httpsRemotes(dataDir: string): string {
+  const file = path.join(dataDir, 'https-remotes.json');
+  writeFileSync(file, JSON.stringify({ remotes: { remote_profile: REMOTES.remotes.remote_profile } }));
+  return file;
+}
+
 describe('security headers behind https (PUBLIC_URL https)', () => {
   it('adds HSTS and upgrade-insecure-requests to the shell page and to API answers and refusals', async () => {
     const dataDir = tempDir();
@@ -179,8 +186,9 @@ describe('security headers behind https (PUBLIC_URL https)', () => {
     const t = await startApp(
       {
         ...portalFiles(dataDir),
-        // http trusted origins are refused with an https PUBLIC_URL.
+        // http trusted origins and http remote entries are refused with an https PUBLIC_URL.
         TRUSTED_ORIGINS: 'https://embed.example',
+        REMOTES_FILE: httpsRemotes(dataDir),
         PUBLIC_URL: 'https://portal.example',
         SETTINGS_FILE: settings,
       },

@@ -28,8 +28,9 @@ export function oktaAuthorizationServer() {
     jwks,
     /**
      * An access token as Okta issues it for the portal's SPA: `sub` is the login, `uid` the user id, `cid` the
-     * client, `scp` the scopes (array), `auth_time` when the user signed in (now unless given). `issuer` defaults
-     * to the org's `{Domain}/oauth2/default`.
+     * client, `scp` the scopes (array), `auth_time` when the user signed in (now unless given), `iat` when it was
+     * issued (now unless given: a token issued before a change). `issuer` defaults to the org's
+     * `{Domain}/oauth2/default`.
      */
     token(
       org: Pick<OktaOrg, 'url'>,
@@ -51,7 +52,7 @@ export function oktaAuthorizationServer() {
         .setIssuer(issuer)
         .setAudience('api://default')
         .setSubject(user.login)
-        .setIssuedAt(now)
+        .setIssuedAt(typeof claims.iat === 'number' ? claims.iat : now)
         .setExpirationTime(now + 3600)
         .sign(privateKey);
     },

@@ -5,6 +5,14 @@ import { isCountryCode } from './countries.js';
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 // Half of a UTF-16 surrogate pair is no character: stored as UTF-8 it would come back as U+FFFD.
 const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * Characters that show as nothing but change what a name looks like in mails and pages: every format character
+ * (\p{Cf}: text-direction marks, embeddings, overrides and isolates U+202A–202E and U+2066–2069, zero-width
+ * U+200B–200D, word joiner U+2060, byte order mark U+FEFF, soft hyphen, tags), line and paragraph separators, the
+ * combining grapheme joiner and the Hangul and Khmer fillers that render blank. Letters of every script, combining
+ * marks (accents, vowel signs), spaces, apostrophes and hyphens are untouched: right-to-left names need no marks.
+ */
+const INVISIBLE_CHARACTERS = /[\p{Cf}\p{Zl}\p{Zp}\u115F\u1160\u3164\uFFA0]|\u034F|\u17B4|\u17B5/u;
 
 const personName = (label: string) =>
   z
@@ -17,6 +25,10 @@ const personName = (label: string) =>
     })
     .refine((value) => !LONE_SURROGATE.test(value), {
       error: `${label} must not contain broken characters`,
+    })
+    // The page shows the server's message as it comes: plain words for the holder.
+    .refine((value) => !INVISIBLE_CHARACTERS.test(value), {
+      error: `${label} contains invisible characters, such as text-direction marks. Type your name again without them.`,
     });
 
 export const profileUpdateSchema = z

@@ -9,6 +9,8 @@ import { m007HashedProviderIds } from './007-hashed-provider-ids.js';
 import { m008KeyRing } from './008-key-ring.js';
 import { m009RequestWindows } from './009-request-windows.js';
 import { m010GrantsWithoutUsers } from './010-grants-without-users.js';
+import { m011HashedSessionsAndGrants } from './011-hashed-sessions-and-grants.js';
+import { m012AccountTokenNotBefore } from './012-account-token-not-before.js';
 
 export interface Migration {
   name: string;
@@ -27,4 +29,6 @@ export const migrations: readonly Migration[] = [
   m008KeyRing,
   m009RequestWindows,
   m010GrantsWithoutUsers,
+  m011HashedSessionsAndGrants,
+  m012AccountTokenNotBefore,
 ];

@@ -2,6 +2,8 @@ import { m001Schema } from './001-schema.js';
 import { m002KeyRing } from './002-key-ring.js';
 import { m003RequestWindows } from './003-request-windows.js';
 import { m004GrantsWithoutUsers } from './004-grants-without-users.js';
+import { m005HashedSessionsAndGrants } from './005-hashed-sessions-and-grants.js';
+import { m006AccountTokenNotBefore } from './006-account-token-not-before.js';
 
 /**
  * One PostgreSQL migration: SQL run as one script (several statements) inside the migration transaction, so it
@@ -18,4 +20,6 @@ export const postgresMigrations: readonly PostgresMigration[] = [
   m002KeyRing,
   m003RequestWindows,
   m004GrantsWithoutUsers,
+  m005HashedSessionsAndGrants,
+  m006AccountTokenNotBefore,
 ];

@@ -33,6 +33,7 @@ import { causesOf, isOktaApiError, type OktaOrg } from './client.js';
  * | verifyPassword        | none: the Management API cannot check a password (refused: no_local_password) |
  * | changePassword        | POST /api/v1/users/{userId}/credentials/change_password                     |
  * | listFactors           | GET /api/v1/users/{userId}/factors                                          |
+ * | hasUnmanagedActiveFactor | GET /api/v1/users/{userId}/factors (any other ACTIVE factor)             |
  * | enrollAuthenticator   | POST /api/v1/users/{userId}/factors (token:software:totp, GOOGLE)           |
  * | enrollEmail           | POST …/factors (email, OKTA), or POST …/factors/{factorId}/resend           |
  * | activate              | POST …/factors/{factorId}/lifecycle/activate {passCode}                     |
@@ -289,7 +290,8 @@ export class OktaIdentity implements IdentityBackend {
   /**
    * Okta's Google Authenticator (token:software:totp, provider GOOGLE) and email (email, OKTA) factors, pending or
    * active. Other factors the org may have enrolled (Okta Verify, SMS, …) and other statuses are not the portal's
-   * to show. `enrolledAt` is the factor's `created` ("when the factor was enrolled"), null while pending.
+   * to show (an active one still counts as 2-step verification: hasUnmanagedActiveFactor). `enrolledAt` is the
+   * factor's `created` ("when the factor was enrolled"), null while pending.
    */
   async listFactors(userId: string): Promise<IdentityFactor[]> {
     return (await this.knownFactors(userId))
@@ -299,6 +301,17 @@ export class OktaIdentity implements IdentityBackend {
         status: f.status as IdentityFactor['status'],
         enrolledAt: f.status === 'ACTIVE' ? f.created : null,
       }));
+  }
+
+  /**
+   * Any ACTIVE factor of another kind than the portal's two (Okta Verify push or TOTP, SMS, voice, a security key,
+   * Google Authenticator under another provider…): the holder has 2-step verification, which the portal can
+   * neither show nor check.
+   */
+  async hasUnmanagedActiveFactor(userId: string): Promise<boolean> {
+    return (await this.allFactors(userId)).some(
+      (factor) => String(factor.status) === 'ACTIVE' && factorNameOf(factor) === undefined,
+    );
   }
 
   /**
@@ -484,11 +497,10 @@ export class OktaIdentity implements IdentityBackend {
     };
   }
 
-  /** The user's factors of the portal's two kinds (of one kind when `type` is given); [] for an unknown user. */
-  private async knownFactors(userId: string, type?: FactorName): Promise<KnownFactor[]> {
-    let factors: UserFactor[];
+  /** Every factor Okta holds for the user, of any kind and status; [] for an unknown user. */
+  private async allFactors(userId: string): Promise<UserFactor[]> {
     try {
-      factors = await this.org.call('listFactors', 'repeatable', async (c) => {
+      return await this.org.call('listFactors', 'repeatable', async (c) => {
         const all: UserFactor[] = [];
         for await (const factor of await c.userFactorApi.listFactors({ userId: requireId(userId) })) {
           if (factor) all.push(factor);
@@ -499,8 +511,12 @@ export class OktaIdentity implements IdentityBackend {
       if (notFound(error)) return [];
       throw this.org.unexpected('listFactors', error);
     }
+  }
+
+  /** The user's factors of the portal's two kinds (of one kind when `type` is given); [] for an unknown user. */
+  private async knownFactors(userId: string, type?: FactorName): Promise<KnownFactor[]> {
     const known: KnownFactor[] = [];
-    for (const factor of factors) {
+    for (const factor of await this.allFactors(userId)) {
       const name = factorNameOf(factor);
       if (name === undefined || factor.id === undefined || (type !== undefined && name !== type)) continue;
       const email = (factor.profile as { email?: unknown } | undefined)?.email;

@@ -73,9 +73,14 @@ export default fp(
     const ownRoutes = (url: string) =>
       url.startsWith(`${INTERACTION_PATH}/`) || url.split('?')[0] === OKTA_ROUTES.userinfo;
 
-    // First: the host pinned to PUBLIC_URL, per-address limits, state/nonce caps (src/oidc/edge.ts).
+    // First (src/oidc/edge.ts): exact paths only (404 otherwise), the host pinned to PUBLIC_URL, per-client
+    // limits, bounds on stored interactions, state/nonce caps, 413 on oversized bodies.
     const windows = app.storage.requestWindows;
-    app.use(config.oidcMountPath, providerEdge(config, { now: app.now, windows, log: app.log }));
+    const liveInteractions = () => store.countLiveInteractions();
+    app.use(
+      config.oidcMountPath,
+      providerEdge(config, { now: app.now, windows, liveInteractions, log: app.log }),
+    );
     // The per-address counts (the edge's and the sign-in form's) of windows that ended, once a window.
     const pruneWindows = setInterval(() => {
       windows

@@ -3,13 +3,24 @@ import fp from 'fastify-plugin';
 import { openStorage } from '../../storage/open.js';
 
 /**
- * Storage. Provides `app.storage` (every domain's store: storage/index.ts) and `app.database` (the database
- * under it, for the readiness probe), closed with the app. Depends on: `app.config` (DATA_DIR, DATABASE_URL).
+ * Storage. Provides `app.storage` (every domain's store: storage/index.ts), `app.database` (the database
+ * under it, for the readiness probe), closed with the app, and `app.atRestSealing` (KEY_RING_ENCRYPTION_KEY,
+ * loaded and checked here: keys/at-rest.ts). Depends on: `app.config` (DATA_DIR, DATABASE_URL,
+ * KEY_RING_ENCRYPTION_KEY).
  */
 export default fp(
   async function storagePlugin(app: FastifyInstance) {
     const opened = await openStorage(app.config, (message, error) => app.log.warn({ err: error }, message));
     app.decorate('database', opened.database);
+    app.decorate('atRestSealing', opened.atRest.sealing);
+    if (opened.atRest.source === 'generated') {
+      app.log[app.config.developmentDefault ? 'info' : 'warn'](
+        { file: opened.atRest.file },
+        'KEY_RING_ENCRYPTION_KEY is not set: generated a key that seals the key ring and saved it in DATA_DIR (back it up with the database; set KEY_RING_ENCRYPTION_KEY in production)',
+      );
+    }
+    const { keys, records } = opened.atRest.sealedNow;
+    if (keys + records > 0) app.log.info({ keys, records }, 'key ring and provider records sealed at rest');
     app.decorate('storage', opened.storage);
     // Start-up may wait for another process's lock; serving may not (plugins/errors.ts answers 503).
     app.addHook('onReady', async () => opened.serving());

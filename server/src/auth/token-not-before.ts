@@ -1,0 +1,65 @@
+/**
+ * Okta mode's per-account "not before" of access tokens, kept in the portal's database (so every instance sees it
+ * on its next call): a password or 2-step change records the second it happened, and the API then refuses the
+ * account's access tokens issued before that second (their `iat`), except the one that made the change.
+ *
+ * Why: the org's sessions cannot be ended without ending the caller's own (Okta's only call for it spares none),
+ * and the API cannot ask the org whether a token's session still lives; without this, a token another browser (a
+ * phishing session, say) holds would keep working for its whole hour after the holder changed the password or
+ * 2-step verification.
+ *
+ * The comparison is in whole seconds, like `iat`: a token issued in the change's own second is accepted. Refusing
+ * it instead would also refuse tokens issued right after the change in that second (the other browsers' silent
+ * renewals, which Okta answers within milliseconds), for at most one second of tokens that predate it.
+ * The caller's own token (its `jti`) is spared: in Okta mode its refresh token lives on at the org whatever the
+ * portal refuses, so refusing its access token would gain nothing and would lose its step-up grant (keyed by
+ * that token in Okta mode) in the middle of the Security page's flow.
+ */
+import type { Sql } from '../db/sql.js';
+import type { AccessTokenClaims } from './verifier.js';
+
+export interface TokenNotBefore {
+  /** Unix time in seconds: the account's tokens with an earlier `iat` are refused. */
+  notBefore: number;
+  /** The `jti` of the token that made the change, which stays accepted. */
+  exceptJti: string | null;
+}
+
+export interface TokenNotBeforeStore {
+  /** The account's "not before", or undefined when it never changed its password or 2-step verification. */
+  get(accountId: string): Promise<TokenNotBefore | undefined>;
+  /**
+   * Records a change at `at` (ms) made with the token `exceptJti`. A later change wins; an earlier one (another
+   * instance's clock behind) leaves a later "not before" in place.
+   */
+  set(accountId: string, at: number, exceptJti: string | undefined): Promise<void>;
+}
+
+/** The store over the portal's database, or over a transaction's (`tx.sql`). */
+export function tokenNotBeforeStore(sql: Sql): TokenNotBeforeStore {
+  return {
+    async get(accountId) {
+      const row = await sql.get<{ not_before: number; except_jti: string | null }>(
+        'SELECT not_before, except_jti FROM account_token_not_before WHERE account_id = ?',
+        [accountId],
+      );
+      return row ? { notBefore: Number(row.not_before), exceptJti: row.except_jti } : undefined;
+    },
+    async set(accountId, at, exceptJti) {
+      await sql.run(
+        `INSERT INTO account_token_not_before (account_id, not_before, except_jti) VALUES (?, ?, ?)
+         ON CONFLICT (account_id) DO UPDATE SET not_before = excluded.not_before, except_jti = excluded.except_jti
+         WHERE account_token_not_before.not_before <= excluded.not_before`,
+        [accountId, Math.floor(at / 1000), exceptJti ?? null],
+      );
+    },
+  };
+}
+
+/** Whether a token with these claims was issued before the account's last change (and is not the one that made it). */
+export function issuedBeforeChange(claims: AccessTokenClaims, mark: TokenNotBefore | undefined): boolean {
+  if (!mark) return false;
+  if (mark.exceptJti !== null && claims.jti === mark.exceptJti) return false;
+  // A token without a numeric iat cannot show it came after the change.
+  return !(typeof claims.iat === 'number' && claims.iat >= mark.notBefore);
+}
