@@ -228,6 +228,20 @@ test('the server enforces step-up and the last-factor rule, whatever the browser
       },
       { method, path, body },
     );
+  // Enrolling ended every grant of the account, this page's too (only its provider session is kept): the raw calls
+  // below bypass the page's client, so let the page renew silently first (its next call, on load).
+  const storedAccessToken = () =>
+    page.evaluate(
+      () =>
+        (
+          JSON.parse(localStorage.getItem('okta-token-storage') ?? '{}') as {
+            accessToken?: { accessToken?: string };
+          }
+        ).accessToken?.accessToken,
+    );
+  const enrolledWith = await storedAccessToken();
+  await page.reload();
+  await expect.poll(storedAccessToken).not.toBe(enrolledWith);
   // This session verified by enrolling: the last factor still cannot be turned off.
   const last = await call('DELETE', `/api/multifactor/googleauth/${user.sub}/opt-out`, {});
   expect(last.status).toBe(409);

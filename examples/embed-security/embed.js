@@ -67,7 +67,14 @@ async function main() {
     user: claims, // sub, email, given_name, family_name, name, country: the ID token's claims
     apiBaseUrl: config.apiBaseUrl,
     // isFederated is left out: the remote asks the API.
-    // The session ended elsewhere (signed out, or a password or 2-step change in another browser): sign in again.
+    // A password or 2-step change made here ends every grant of the account, this page's too, and keeps its
+    // provider session: renew silently with the session cookie (a hidden iframe); the remote then sends its call
+    // once more.
+    renewSession: async () => {
+      const { tokens } = await oktaAuth.token.getWithoutPrompt({ timeout: 10_000 });
+      oktaAuth.tokenManager.setTokens(tokens);
+    },
+    // The silent renewal failed (signed out, or a change in another browser): sign in again.
     onSessionEnded: () => {
       unmount();
       oktaAuth.tokenManager.clear();

@@ -158,6 +158,57 @@ describe('mount()', () => {
     act(() => unmount());
   });
 
+  it("renews through the integrator's renewSession once for concurrent refusals, then the calls go through", async () => {
+    // The grant of `old` ended (a password change); the integrator's renewal gives a live token.
+    const { apiBaseUrl, calls } = await startApi((request, response) => {
+      if (request.headers.authorization === 'Bearer renewed')
+        return json(response, 200, { isFederated: false });
+      response.writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+      response.end(
+        JSON.stringify({ error: 'The sign-in session of this access token has ended; sign in again' }),
+      );
+    });
+    let token = 'old';
+    let release!: () => void;
+    const renewSession = jest.fn(() =>
+      new Promise<void>((done) => (release = done)).then(() => void (token = 'renewed')),
+    );
+    const onSessionEnded = jest.fn();
+    const unmount = await mountInto(
+      element,
+      options({ apiBaseUrl, getAccessToken: () => token, renewSession, onSessionEnded }),
+    );
+    const button = within(element).getByRole('button', { name: 'Call the API' });
+    await userEvent.click(button);
+    await userEvent.click(button);
+    await waitFor(() => expect(calls.filter((call) => call.authorization === 'Bearer old')).toHaveLength(2));
+    expect(renewSession).toHaveBeenCalledTimes(1);
+    release();
+    await waitFor(() =>
+      expect(calls.filter((call) => call.authorization === 'Bearer renewed')).toHaveLength(2),
+    );
+    expect(renewSession).toHaveBeenCalledTimes(1);
+    expect(onSessionEnded).not.toHaveBeenCalled();
+    act(() => unmount());
+  });
+
+  it('tells the integrator the session ended when its renewSession fails', async () => {
+    const { apiBaseUrl } = await startApi((_request, response) => {
+      response.writeHead(401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+      response.end(
+        JSON.stringify({ error: 'The sign-in session of this access token has ended; sign in again' }),
+      );
+    });
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const renewSession = jest.fn(() => Promise.reject(new Error('login_required')));
+    const onSessionEnded = jest.fn();
+    const unmount = await mountInto(element, options({ apiBaseUrl, renewSession, onSessionEnded }));
+    await userEvent.click(within(element).getByRole('button', { name: 'Call the API' }));
+    await waitFor(() => expect(onSessionEnded).toHaveBeenCalledTimes(1));
+    expect(renewSession).toHaveBeenCalledTimes(1);
+    act(() => unmount());
+  });
+
   it('asks the API whether the user is federated when the option is left out', async () => {
     const { apiBaseUrl, calls } = await startApi((_request, response) =>
       json(response, 200, { isFederated: true }),

@@ -2,6 +2,7 @@ import { useMemo, type ComponentType } from 'react';
 import { createBridgeComponent } from '@module-federation/bridge-react/v19';
 import {
   AuthProvider,
+  createSharedRenewal,
   useSignedInSession,
   type RemoteMount,
   type RemoteMountOptions,
@@ -27,6 +28,12 @@ function MountedPage({
   const options = useMemo(() => checkMountOptions(props, { strict: false }), [props]);
   const { apiBaseUrl } = options;
   const claims = useMemo(() => ({ ...options.user }), [options.user]);
+  // The integrator's renewal, once for concurrent refusals and bounded in time (its signal says when to stop).
+  const integratorRenewal = options.renewSession;
+  const renewSession = useMemo(
+    () => integratorRenewal && createSharedRenewal((signal) => integratorRenewal({ signal })),
+    [integratorRenewal],
+  );
   const session = useSignedInSession({
     claims,
     getAccessToken: options.getAccessToken,
@@ -34,6 +41,7 @@ function MountedPage({
     flagBaseUrl: options.flagBaseUrl ?? `${apiBaseUrl}/flags/4x3`,
     ...(options.refreshUser ? { refreshUser: options.refreshUser } : {}),
     ...(options.onSessionEnded ? { onSessionEnded: options.onSessionEnded } : {}),
+    ...(renewSession ? { renewSession } : {}),
     ...(options.signInAgain ? { signInAgain: options.signInAgain } : {}),
     ...(options.isFederated !== undefined ? { isFederated: options.isFederated } : {}),
   });

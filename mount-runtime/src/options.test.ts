@@ -82,12 +82,16 @@ describe('checkMountOptions', () => {
       'mount(): invalid option "onSessionEnded": expected a function, got the string "sign in again".',
     ],
     [
+      { ...valid(), renewSession: 'silently' },
+      'mount(): invalid option "renewSession": expected a function that returns a promise, got the string "silently".',
+    ],
+    [
       { ...valid(), signInAgain: true },
       'mount(): invalid option "signInAgain": expected a function that returns a promise, got boolean true.',
     ],
     [
       { ...valid(), apiBaseURL: 'http://localhost:3000' },
-      'mount(): unknown option "apiBaseURL"; the options are getAccessToken, user, isFederated, apiBaseUrl, basePath, flagBaseUrl, refreshUser, onSessionEnded, signInAgain.',
+      'mount(): unknown option "apiBaseURL"; the options are getAccessToken, user, isFederated, apiBaseUrl, basePath, flagBaseUrl, refreshUser, onSessionEnded, renewSession, signInAgain.',
     ],
   ])('refuses %o with a message naming the option', (options, message) => {
     expect(() => checkMountOptions(options)).toThrow(new Error(message));

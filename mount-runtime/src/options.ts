@@ -11,6 +11,7 @@ const OPTION_NAMES = [
   'flagBaseUrl',
   'refreshUser',
   'onSessionEnded',
+  'renewSession',
   'signInAgain',
 ] as const satisfies readonly (keyof RemoteMountOptions)[];
 
@@ -85,7 +86,8 @@ export function checkMountOptions(value: unknown, { strict = true }: CheckOption
       );
     }
   }
-  const { getAccessToken, isFederated, basePath, refreshUser, onSessionEnded, signInAgain } = value;
+  const { getAccessToken, isFederated, basePath, refreshUser, onSessionEnded, renewSession, signInAgain } =
+    value;
   if (typeof getAccessToken !== 'function') {
     throw invalid(
       'getAccessToken',
@@ -105,6 +107,8 @@ export function checkMountOptions(value: unknown, { strict = true }: CheckOption
     throw invalid('refreshUser', 'a function that returns a promise', refreshUser);
   if (onSessionEnded !== undefined && typeof onSessionEnded !== 'function')
     throw invalid('onSessionEnded', 'a function', onSessionEnded);
+  if (renewSession !== undefined && typeof renewSession !== 'function')
+    throw invalid('renewSession', 'a function that returns a promise', renewSession);
   if (signInAgain !== undefined && typeof signInAgain !== 'function')
     throw invalid('signInAgain', 'a function that returns a promise', signInAgain);
 
@@ -119,6 +123,7 @@ export function checkMountOptions(value: unknown, { strict = true }: CheckOption
   if (refreshUser !== undefined) options.refreshUser = refreshUser as RemoteMountOptions['refreshUser'];
   if (onSessionEnded !== undefined)
     options.onSessionEnded = onSessionEnded as RemoteMountOptions['onSessionEnded'];
+  if (renewSession !== undefined) options.renewSession = renewSession as RemoteMountOptions['renewSession'];
   if (signInAgain !== undefined) options.signInAgain = signInAgain as RemoteMountOptions['signInAgain'];
   return options;
 }

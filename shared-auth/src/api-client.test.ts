@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApiClient, isApiError, parseJsonTwice } from './api-client.js';
+import { createSharedRenewal } from './session/renewal.js';
 
 describe('parseJsonTwice', () => {
   it('parses JSON text that holds JSON text (the spec answer shape)', () => {
@@ -56,6 +57,18 @@ describe('createApiClient against a real HTTP server', () => {
               : 'Bearer',
         });
         response.end(JSON.stringify({ error: 'Sign in again' }));
+        return;
+      }
+      if (request.url === '/session' && request.headers.authorization !== 'Bearer renewed') {
+        // The grant of the token sent has ended (a password change): only a renewed token is accepted.
+        response.writeHead(401, {
+          'Content-Type': 'application/json',
+          'WWW-Authenticate':
+            'Bearer error="invalid_token", error_description="The sign-in session has ended"',
+        });
+        response.end(
+          JSON.stringify({ error: 'The sign-in session of this access token has ended; sign in again' }),
+        );
         return;
       }
       if (request.url === '/reauthenticate') {
@@ -123,4 +136,112 @@ describe('createApiClient against a real HTTP server', () => {
       proof: 'sign-in',
     });
   });
+
+  describe('when the grant of the token has ended (a password or 2-step change)', () => {
+    /** A session whose token is `old` until a renewal (counted) replaces it with `result`. */
+    function session(result = 'renewed', renewal: () => Promise<void> = async () => undefined) {
+      let token = 'old';
+      const renew = jest.fn(async (signal: AbortSignal) => {
+        await renewal();
+        if (!signal.aborted) token = result;
+      });
+      const ended = jest.fn();
+      const client = createApiClient({
+        baseUrl,
+        getAccessToken: () => token,
+        onSessionEnded: ended,
+        renewSession: createSharedRenewal(renew),
+      });
+      return { client, renew, ended };
+    }
+    const sessionCalls = () => seen.filter((call) => call.authorization !== undefined);
+
+    beforeEach(() => {
+      seen.length = 0;
+    });
+
+    it('renews silently and sends the call once more with the new token; the session goes on', async () => {
+      const { client, renew, ended } = session();
+      await expect(client.request({ method: 'GET', url: '/session' })).resolves.toEqual({
+        status: 200,
+        data: { ok: true },
+      });
+      expect(renew).toHaveBeenCalledTimes(1);
+      expect(ended).not.toHaveBeenCalled();
+      expect(sessionCalls().map((call) => call.authorization)).toEqual(['Bearer old', 'Bearer renewed']);
+    });
+
+    it('shares one renewal between concurrent refused calls', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((done) => (release = done));
+      const { client, renew, ended } = session('renewed', () => held);
+      const calls = Array.from({ length: 5 }, () => client.request({ method: 'GET', url: '/session' }));
+      await waitUntil(() => renew.mock.calls.length === 1 && sessionCalls().length === 5);
+      release();
+      await expect(Promise.all(calls)).resolves.toHaveLength(5);
+      expect(renew).toHaveBeenCalledTimes(1);
+      expect(ended).not.toHaveBeenCalled();
+      expect(sessionCalls().filter((call) => call.authorization === 'Bearer renewed')).toHaveLength(5);
+    });
+
+    it('sends again without a renewal of its own when another call already renewed the token', async () => {
+      const tokens = ['old', 'renewed'];
+      const renewSession = jest.fn(async () => undefined);
+      const client = createApiClient({
+        baseUrl,
+        // The first read is the token sent; by the time the refusal arrives, another call has renewed it.
+        getAccessToken: () => (tokens.length > 1 ? tokens.shift() : tokens[0]),
+        renewSession,
+      });
+      await expect(client.request({ method: 'GET', url: '/session' })).resolves.toMatchObject({
+        status: 200,
+      });
+      expect(renewSession).not.toHaveBeenCalled();
+      expect(sessionCalls().map((call) => call.authorization)).toEqual(['Bearer old', 'Bearer renewed']);
+    });
+
+    it('falls back to signing in again (onSessionEnded) when the silent renewal fails', async () => {
+      const { client, renew, ended } = session('renewed', () => Promise.reject(new Error('login_required')));
+      jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+      await expect(client.request({ method: 'GET', url: '/session' })).rejects.toMatchObject({
+        status: 401,
+        message: 'The sign-in session of this access token has ended; sign in again',
+      });
+      expect(renew).toHaveBeenCalledTimes(1);
+      expect(ended).toHaveBeenCalledTimes(1);
+      expect(sessionCalls()).toHaveLength(1);
+    });
+
+    it('does not renew in a loop when the renewed token is refused too: it signs in again', async () => {
+      const { client, renew, ended } = session('still-refused');
+      await expect(client.request({ method: 'GET', url: '/session' })).rejects.toMatchObject({ status: 401 });
+      expect(renew).toHaveBeenCalledTimes(1);
+      expect(ended).toHaveBeenCalledTimes(1);
+      expect(sessionCalls().map((call) => call.authorization)).toEqual([
+        'Bearer old',
+        'Bearer still-refused',
+      ]);
+    });
+
+    it('stops waiting for the renewal when the call is cancelled, without ending the session', async () => {
+      const { client, renew, ended } = session('renewed', () => new Promise<void>(() => undefined));
+      const controller = new AbortController();
+      const call = client.request({ method: 'GET', url: '/session', signal: controller.signal });
+      await waitUntil(() => renew.mock.calls.length === 1);
+      controller.abort();
+      await expect(call).rejects.toMatchObject({ code: 'aborted' });
+      expect(renew.mock.calls[0]?.[0].aborted).toBe(true);
+      expect(ended).not.toHaveBeenCalled();
+      expect(sessionCalls()).toHaveLength(1);
+    });
+  });
 });
+
+/** Polls a condition the test cannot await directly (the HTTP round trips of a real server). */
+async function waitUntil(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('The condition did not hold in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

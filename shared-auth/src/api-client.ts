@@ -21,7 +21,16 @@ export interface ApiClientOptions {
    * drops its tokens, so the visitor signs in again instead of seeing every call fail.
    */
   onSessionEnded?: () => void;
+  /**
+   * Renews the tokens silently with the identity provider's session (no visible page), resolving once
+   * `getAccessToken` gives the new access token; rejects when it could not. Given, a refused token is renewed
+   * first and the call sent once more; only a renewal that fails, or a second refusal, ends the session.
+   */
+  renewSession?: RenewSession;
 }
+
+/** A silent renewal of the sign-in (see ApiClientOptions.renewSession); shared by concurrent callers. */
+export type RenewSession = (options?: { signal?: AbortSignal }) => Promise<void>;
 
 /** A 401 whose challenge says the bearer token was refused (RFC 6750), not that none was sent. */
 function isRefusedToken(response: Response): boolean {
@@ -72,37 +81,74 @@ function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true || (error instanceof Error && error.name === 'AbortError');
 }
 
+const cancelled = () => new ApiError('The request was cancelled', 0, CLIENT_ERROR_CODES.aborted);
+
+/** An answer as it came, parsed; and the token it was sent with. */
+interface Answer {
+  response: Response;
+  parsed: unknown;
+  token: string | undefined;
+}
+
 /**
  * The client of the spec's calls, on the browser's fetch (no HTTP library on the first page): the bearer token,
- * JSON in and out, both parses of the answer, and one ApiError for every refusal or failure.
+ * JSON in and out, both parses of the answer, and one ApiError for every refusal or failure. A refused token
+ * (the grant ended: a password or 2-step change ends every grant of the account) is renewed silently once and
+ * the call sent once more, so the holder of the provider session notices nothing; the call was refused before
+ * anything ran, so sending it again does it once.
  */
-export function createApiClient({ baseUrl, getAccessToken, onSessionEnded }: ApiClientOptions): ApiClient {
+export function createApiClient({
+  baseUrl,
+  getAccessToken,
+  onSessionEnded,
+  renewSession,
+}: ApiClientOptions): ApiClient {
+  async function send({ method, url, data, signal }: Parameters<ApiClient['request']>[0]): Promise<Answer> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (data !== undefined) headers['Content-Type'] = 'application/json';
+    try {
+      const token = await getAccessToken();
+      if (token) headers.Authorization = `Bearer ${token}`;
+      const response = await fetch(`${baseUrl}${url}`, {
+        method,
+        headers,
+        ...(data === undefined ? {} : { body: JSON.stringify(data) }),
+        ...(signal ? { signal } : {}),
+      });
+      return { response, parsed: parseJsonTwice(await response.text()), token };
+    } catch (error) {
+      if (isAbort(error, signal)) throw cancelled();
+      throw new ApiError('The account service could not be reached', 0);
+    }
+  }
+
+  function ended(answer: Answer): never {
+    onSessionEnded?.();
+    throw refusalOf(answer.response, answer.parsed);
+  }
+
   return {
-    async request({ method, url, data, signal }) {
-      const headers: Record<string, string> = { Accept: 'application/json' };
-      if (data !== undefined) headers['Content-Type'] = 'application/json';
-      let response: Response;
-      let text: string;
-      try {
-        const token = await getAccessToken();
-        if (token) headers.Authorization = `Bearer ${token}`;
-        response = await fetch(`${baseUrl}${url}`, {
-          method,
-          headers,
-          ...(data === undefined ? {} : { body: JSON.stringify(data) }),
-          ...(signal ? { signal } : {}),
-        });
-        text = await response.text();
-      } catch (error) {
-        if (isAbort(error, signal)) {
-          throw new ApiError('The request was cancelled', 0, CLIENT_ERROR_CODES.aborted);
+    async request(call) {
+      const first = await send(call);
+      if (first.response.ok) return { status: first.response.status, data: first.parsed };
+      if (!isRefusedToken(first.response)) throw refusalOf(first.response, first.parsed);
+      if (!renewSession) return ended(first);
+      // Another call's renewal may already have replaced the token this one was sent with: no second renewal.
+      const current = await Promise.resolve(getAccessToken()).catch(() => undefined);
+      if (current === undefined || current === first.token) {
+        try {
+          await renewSession(call.signal ? { signal: call.signal } : {});
+        } catch (error) {
+          if (isAbort(error, call.signal)) throw cancelled();
+          console.warn('The sign-in could not be renewed silently:', error);
+          return ended(first);
         }
-        throw new ApiError('The account service could not be reached', 0);
       }
-      const parsed = parseJsonTwice(text);
-      if (response.ok) return { status: response.status, data: parsed };
-      if (onSessionEnded && isRefusedToken(response)) onSessionEnded();
-      throw refusalOf(response, parsed);
+      // Once only: a token refused again right after its renewal signs in again instead of renewing in a loop.
+      const retry = await send(call);
+      if (retry.response.ok) return { status: retry.response.status, data: retry.parsed };
+      if (isRefusedToken(retry.response)) return ended(retry);
+      throw refusalOf(retry.response, retry.parsed);
     },
   };
 }

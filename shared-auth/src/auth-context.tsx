@@ -1,5 +1,5 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { createApiClient, type AccessTokenGetter, type ApiClient } from './api-client.js';
+import { createApiClient, type AccessTokenGetter, type ApiClient, type RenewSession } from './api-client.js';
 
 /** The signed-in user, from the ID token's claims (spec section 3). */
 export interface PortalUser {
@@ -25,6 +25,11 @@ export interface PortalAuth {
   refreshUser: () => Promise<void>;
   /** The API refused the access token (the session ended elsewhere): the page signs the visitor in again. */
   onSessionEnded?: () => void;
+  /**
+   * Renews the tokens silently with the identity provider's session (no visible page) when the API refuses the
+   * access token: the API client then sends the call once more, and calls onSessionEnded only if this fails.
+   */
+  renewSession?: RenewSession;
   /**
    * A new sign-in at the identity provider, asking for the credentials again even when its session is still
    * signed in (prompt=login, max_age=0), then back to `returnTo` (a path of this page's origin). The fresh
@@ -58,10 +63,15 @@ export function useAuth(): PortalAuth {
 
 /** The API client for the current auth, rebuilt only when the base URL or token source changes. */
 export function useApiClient(): ApiClient {
-  const { apiBaseUrl, getAccessToken, onSessionEnded } = useAuth();
+  const { apiBaseUrl, getAccessToken, onSessionEnded, renewSession } = useAuth();
   return useMemo(
     () =>
-      createApiClient({ baseUrl: apiBaseUrl, getAccessToken, ...(onSessionEnded ? { onSessionEnded } : {}) }),
-    [apiBaseUrl, getAccessToken, onSessionEnded],
+      createApiClient({
+        baseUrl: apiBaseUrl,
+        getAccessToken,
+        ...(onSessionEnded ? { onSessionEnded } : {}),
+        ...(renewSession ? { renewSession } : {}),
+      }),
+    [apiBaseUrl, getAccessToken, onSessionEnded, renewSession],
   );
 }

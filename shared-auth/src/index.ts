@@ -14,6 +14,7 @@ export {
   type AccessTokenGetter,
   type ApiClient,
   type ApiClientOptions,
+  type RenewSession,
 } from './api-client.js';
 export * from './session/index.js';
 export * from './contract/index.js';

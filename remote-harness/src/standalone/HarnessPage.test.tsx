@@ -25,6 +25,7 @@ function fakeAuth() {
       getTokensSync: () => ({ idToken: { claims }, accessToken: { accessToken: 'at-1' } }),
       on: (_event: string, listener: (key: string) => void) => listeners.add(listener),
       off: (_event: string, listener: (key: string) => void) => listeners.delete(listener),
+      clear: jest.fn(),
       setTokens: (tokens: { idToken: { claims: Record<string, unknown> } }) => {
         claims = tokens.idToken.claims;
         listeners.forEach((listener) => listener('idToken'));
@@ -32,11 +33,20 @@ function fakeAuth() {
     },
     token: {
       renewTokens: jest.fn(async () => ({ idToken: { claims: { ...claims, name: 'Tess Renamed' } } })),
+      // The provider's session cookie signs in again without a page (prompt=none in a hidden iframe).
+      getWithoutPrompt: jest.fn(async () => ({
+        tokens: { idToken: { claims: { ...claims, name: 'Tess Silent' } } },
+      })),
     },
     signOut: jest.fn(async () => true),
     signInWithRedirect: jest.fn(async () => undefined),
   };
-  return auth as unknown as HarnessAuth & { signOut: jest.Mock; signInWithRedirect: jest.Mock };
+  return auth as unknown as HarnessAuth & {
+    signOut: jest.Mock;
+    signInWithRedirect: jest.Mock;
+    token: { renewTokens: jest.Mock; getWithoutPrompt: jest.Mock };
+    tokenManager: { clear: jest.Mock };
+  };
 }
 
 /** The harness around a page that mounts nothing: for what the header does on its own. */
@@ -124,5 +134,38 @@ describe('HarnessPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
     expect(auth.signOut).toHaveBeenCalledTimes(2);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('renews silently when a password or 2-step change ended the grant, and signs in again only if that fails', async () => {
+    const mount = jest.fn((_element: HTMLElement, _options: RemoteMountOptions) => () => undefined);
+    const auth = fakeAuth();
+    // The client's own refresh, before the harness puts the silent fallback around it.
+    const refresh = auth.token.renewTokens;
+    render(
+      <PortalThemeProvider>
+        <HarnessPage remote="remote-test" mount={mount} auth={auth} apiBaseUrl="" flagBaseUrl="" />
+      </PortalThemeProvider>,
+    );
+    const [, options] = mount.mock.calls[0]!;
+
+    // The API refused the token: the page's renewal signs in without a page, with the session cookie.
+    await act(() => options.renewSession!({}));
+    expect(auth.token.getWithoutPrompt).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('banner')).toHaveTextContent('Signed in as Tess Silent');
+
+    // The refresh token was refused (invalid_grant): the profile save's renewal falls back to the same.
+    refresh.mockRejectedValueOnce(
+      Object.assign(new Error('grant request is invalid'), {
+        name: 'OAuthError',
+        errorCode: 'invalid_grant',
+      }),
+    );
+    await act(() => options.refreshUser!());
+    expect(auth.token.getWithoutPrompt).toHaveBeenCalledTimes(2);
+
+    // The renewal failed too: the harness drops the tokens and signs in again, back to this address.
+    options.onSessionEnded!();
+    expect(auth.tokenManager.clear).toHaveBeenCalledTimes(1);
+    expect(auth.signInWithRedirect).toHaveBeenCalledWith({ originalUri: '/' });
   });
 });

@@ -3,6 +3,7 @@ import {
   accessTokenGetterOf,
   createSignInAgain,
   createSignOut,
+  installSilentRenewal,
   mountClaimsOf,
   renewUserClaims,
   userFromClaims,
@@ -40,10 +41,21 @@ export function HarnessPage({ remote, mount, auth, apiBaseUrl, flagBaseUrl }: Ha
     return () => auth.tokenManager.off('renewed', renewed);
   }, [auth]);
 
-  const { getAccessToken, refreshUser, signInAgain, signOut } = useMemo(
+  const { getAccessToken, refreshUser, renewSession, onSessionEnded, signInAgain, signOut } = useMemo(
     () => ({
       getAccessToken: accessTokenGetterOf(auth),
       refreshUser: () => renewUserClaims(auth),
+      // A password or 2-step change ended every grant, this page's too: renew with the provider's session cookie,
+      // as the shell does (its refresh falls back to the same on invalid_grant).
+      renewSession: installSilentRenewal(auth),
+      // The silent renewal failed: sign in again, back to this address.
+      onSessionEnded: () => {
+        auth.tokenManager.clear();
+        const { pathname, search, hash } = window.location;
+        auth.signInWithRedirect({ originalUri: `${pathname}${search}${hash}` }).catch((error: unknown) => {
+          console.error('Sign-in could not start:', error);
+        });
+      },
       // "Confirm it's you" by a new sign-in (Okta mode): back to this address, put in place by restoreOriginalUri.
       signInAgain: createSignInAgain(auth),
       signOut: createSignOut(auth),
@@ -59,9 +71,21 @@ export function HarnessPage({ remote, mount, auth, apiBaseUrl, flagBaseUrl }: Ha
       apiBaseUrl,
       flagBaseUrl,
       refreshUser,
+      renewSession,
+      onSessionEnded,
       signInAgain,
     });
-  }, [mount, getAccessToken, mountedClaims, apiBaseUrl, flagBaseUrl, refreshUser, signInAgain]);
+  }, [
+    mount,
+    getAccessToken,
+    mountedClaims,
+    apiBaseUrl,
+    flagBaseUrl,
+    refreshUser,
+    renewSession,
+    onSessionEnded,
+    signInAgain,
+  ]);
 
   const user = userFromClaims(claims);
   return (

@@ -47,6 +47,14 @@ export interface RemoteMountOptions {
    */
   onSessionEnded?: () => void;
   /**
+   * Renews the user's tokens silently (no visible page: the identity provider's session cookie, e.g. okta-auth-js
+   * `token.getWithoutPrompt`) when the account API refuses the access token: a password or 2-step change ends every
+   * grant of the account, the caller's too, and keeps only its provider session. Resolve once `getAccessToken`
+   * gives the new token (the call is then sent once more); reject when it could not (then `onSessionEnded`).
+   * Concurrent refusals share one call; the signal fires at its time bound or when the page goes.
+   */
+  renewSession?: (options: { signal?: AbortSignal }) => Promise<void>;
+  /**
    * Starts a new sign-in that asks for the credentials again (prompt=login, max_age=0) and comes back to
    * `returnTo` (a path of the page). The Security page offers it as "Confirm it's you" where the account API cannot
    * check passwords (Okta mode); without it, that dialog tells the user to sign out and in again by hand.

@@ -19,4 +19,15 @@ export {
   readSettings,
   type FetchSettingsOptions,
 } from './settings.js';
+export {
+  createSharedRenewal,
+  installSilentRenewal,
+  isInvalidGrant,
+  SILENT_RENEW_TIMEOUT_MS,
+  silentRenewOf,
+  SilentRenewTimeoutError,
+  SilentRenewUserChangedError,
+  type SharedRenewalOptions,
+  type SilentRenewClient,
+} from './renewal.js';
 export { useSignedInSession, type SessionSource } from './useSignedInSession.js';

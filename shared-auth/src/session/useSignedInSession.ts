@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { createApiClient, type AccessTokenGetter } from '../api-client.js';
+import { createApiClient, type AccessTokenGetter, type RenewSession } from '../api-client.js';
 import type { PortalAuth, SignInAgain } from '../auth-context.js';
 import { userFromClaims, type IdTokenClaims } from './claims.js';
 import { useIsFederated } from './federated.js';
@@ -14,6 +14,8 @@ export interface SessionSource {
   /** Renews the ID token after the user changed their claims; none: nothing to renew. */
   refreshUser?: () => Promise<void>;
   onSessionEnded?: () => void;
+  /** Renews the tokens silently (the provider's session cookie) when the API refuses the access token. */
+  renewSession?: RenewSession;
   /** A new sign-in asking for the credentials again (PortalAuth.signInAgain); none where the host has none. */
   signInAgain?: SignInAgain;
   /** Known already (an integrator passed it); left out, the API is asked. */
@@ -33,14 +35,20 @@ export function useSignedInSession({
   flagBaseUrl,
   refreshUser = noRefresh,
   onSessionEnded,
+  renewSession,
   signInAgain,
   isFederated: known,
 }: SessionSource): PortalAuth | undefined {
   const user = useMemo(() => userFromClaims(claims), [claims]);
   const client = useMemo(
     () =>
-      createApiClient({ baseUrl: apiBaseUrl, getAccessToken, ...(onSessionEnded ? { onSessionEnded } : {}) }),
-    [apiBaseUrl, getAccessToken, onSessionEnded],
+      createApiClient({
+        baseUrl: apiBaseUrl,
+        getAccessToken,
+        ...(onSessionEnded ? { onSessionEnded } : {}),
+        ...(renewSession ? { renewSession } : {}),
+      }),
+    [apiBaseUrl, getAccessToken, onSessionEnded, renewSession],
   );
   const isFederated = useIsFederated(client, user.sub, known);
   return useMemo<PortalAuth | undefined>(
@@ -55,8 +63,19 @@ export function useSignedInSession({
             flagBaseUrl,
             refreshUser,
             ...(onSessionEnded ? { onSessionEnded } : {}),
+            ...(renewSession ? { renewSession } : {}),
             ...(signInAgain ? { signInAgain } : {}),
           },
-    [user, isFederated, getAccessToken, apiBaseUrl, flagBaseUrl, refreshUser, onSessionEnded, signInAgain],
+    [
+      user,
+      isFederated,
+      getAccessToken,
+      apiBaseUrl,
+      flagBaseUrl,
+      refreshUser,
+      onSessionEnded,
+      renewSession,
+      signInAgain,
+    ],
   );
 }

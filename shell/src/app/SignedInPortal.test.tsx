@@ -3,7 +3,8 @@ import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-eve
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { useOktaAuth } from '@okta/okta-react';
 import { PortalThemeProvider } from 'shared-ui';
-import { useAuth } from 'shared-auth';
+import { useApiClient, useAuth } from 'shared-auth';
+import { useState, type ReactNode } from 'react';
 import { testSettings } from 'shared-auth/testing';
 import { SignedInPortal } from './SignedInPortal.js';
 
@@ -29,12 +30,51 @@ function ProfileStandIn() {
   );
 }
 
+/** A page that makes an account API call, as the remotes do after a password change. */
+function CallingStandIn() {
+  const client = useApiClient();
+  const [result, setResult] = useState('');
+  return (
+    <>
+      <h1>My Profile</h1>
+      <button
+        type="button"
+        onClick={() =>
+          void client.request({ method: 'GET', url: '/api/profile/00u1' }).then(
+            () => setResult('Loaded'),
+            (error: unknown) => setResult(`Failed: ${(error as Error).message}`),
+          )
+        }
+      >
+        Load
+      </button>
+      <p>{result}</p>
+    </>
+  );
+}
+
+interface Tokens {
+  idToken: { idToken: string; claims: typeof claims };
+  accessToken: { accessToken: string };
+  refreshToken?: { refreshToken: string };
+}
+
 /** The signed-in portal with an identity provider whose sign-out does what `signOut` does. */
-function renderPortal(signOut: () => Promise<boolean>) {
-  const tokens = { idToken: { idToken: 'id', claims }, accessToken: { accessToken: 'at' } };
+function renderPortal(
+  signOut: () => Promise<boolean>,
+  {
+    page = <ProfileStandIn />,
+    silentSignIn = () => Promise.reject(new Error('login_required')),
+  }: { page?: ReactNode; silentSignIn?: () => Promise<{ tokens: Tokens }> } = {},
+) {
+  let tokens: Tokens = { idToken: { idToken: 'id', claims }, accessToken: { accessToken: 'at' } };
   const oktaAuth = {
-    tokenManager: { getTokensSync: () => tokens, clear: jest.fn(), setTokens: jest.fn() },
-    token: { renewTokens: jest.fn() },
+    tokenManager: {
+      getTokensSync: () => tokens,
+      clear: jest.fn(),
+      setTokens: jest.fn((renewed: Tokens) => (tokens = renewed)),
+    },
+    token: { renewTokens: jest.fn(), getWithoutPrompt: jest.fn(silentSignIn) },
     signOut: jest.fn(signOut),
     signInWithRedirect: jest.fn(async () => undefined),
   };
@@ -47,7 +87,7 @@ function renderPortal(signOut: () => Promise<boolean>) {
       <MemoryRouter initialEntries={['/profile']}>
         <Routes>
           <Route element={<SignedInPortal settings={settings} />}>
-            <Route path="/profile" element={<ProfileStandIn />} />
+            <Route path="/profile" element={page} />
           </Route>
         </Routes>
       </MemoryRouter>
@@ -98,5 +138,55 @@ describe('SignedInPortal', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Logout failed: the sign-in service could not be reached. Please try again.',
     );
+  });
+
+  describe('when a password or 2-step change has ended every grant of the account', () => {
+    /** The account API: the page loaded with `at`, whose grant then ended; any other token is live. */
+    function accountApi() {
+      return jest.spyOn(window, 'fetch').mockImplementation(async (url, init) => {
+        const authorization = new Headers(init?.headers).get('Authorization');
+        if (authorization === 'Bearer at' && !String(url).endsWith('/isfederated')) {
+          return new Response(
+            JSON.stringify({ error: 'The sign-in session of this access token has ended' }),
+            {
+              status: 401,
+              headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+            },
+          );
+        }
+        return new Response(JSON.stringify(JSON.stringify({ isFederated: false })), { status: 200 });
+      });
+    }
+    const renewed: Tokens = {
+      idToken: { idToken: 'id-2', claims },
+      accessToken: { accessToken: 'at-2' },
+      refreshToken: { refreshToken: 'rt-2' },
+    };
+
+    it('renews silently with the session cookie and the call goes through: no sign-in, no dropped tokens', async () => {
+      const fetch = accountApi();
+      const oktaAuth = renderPortal(async () => true, {
+        page: <CallingStandIn />,
+        silentSignIn: async () => ({ tokens: renewed }),
+      });
+      await userEvent.click(await screen.findByRole('button', { name: 'Load' }));
+      expect(await screen.findByText('Loaded')).toBeInTheDocument();
+      expect(oktaAuth.token.getWithoutPrompt).toHaveBeenCalledTimes(1);
+      expect(oktaAuth.tokenManager.setTokens).toHaveBeenCalledWith(renewed);
+      expect(oktaAuth.tokenManager.clear).not.toHaveBeenCalled();
+      expect(oktaAuth.signInWithRedirect).not.toHaveBeenCalled();
+      const sent = fetch.mock.calls.map(([, init]) => new Headers(init?.headers).get('Authorization'));
+      expect(sent.slice(-2)).toEqual(['Bearer at', 'Bearer at-2']);
+    });
+
+    it('falls back to the sign-in (drops the tokens) when the silent renewal fails', async () => {
+      accountApi();
+      jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+      const oktaAuth = renderPortal(async () => true, { page: <CallingStandIn /> });
+      await userEvent.click(await screen.findByRole('button', { name: 'Load' }));
+      expect(await screen.findByText(/^Failed:/)).toBeInTheDocument();
+      expect(oktaAuth.token.getWithoutPrompt).toHaveBeenCalledTimes(1);
+      expect(oktaAuth.tokenManager.clear).toHaveBeenCalledTimes(1);
+    });
   });
 });

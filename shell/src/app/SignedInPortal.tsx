@@ -7,6 +7,7 @@ import {
   AuthProvider,
   createSignInAgain,
   createSignOut,
+  installSilentRenewal,
   renewUserClaims,
   useSignedInSession,
   type Settings,
@@ -29,8 +30,12 @@ export function SignedInPortal({ settings }: { settings: Settings }) {
       getAccessToken: accessTokenGetterOf(oktaAuth),
       // Fresh ID-token claims carry what the user just saved, so a reload shows it too.
       refreshUser: () => renewUserClaims(oktaAuth),
-      // The API refused the token: the session ended elsewhere (signed out, revoked, a password or 2-step change
-      // in another browser). Dropping the tokens sends the visitor to sign-in (RequireAuth) and back to this page.
+      // The API refused the token, or the provider the refresh token: a password or 2-step change ended every grant
+      // of the account, this page's too. The provider's session cookie renews them silently (a hidden iframe), and
+      // the call goes once more; a copied refresh token has no cookie and stays dead.
+      renewSession: installSilentRenewal(oktaAuth),
+      // The silent renewal failed too: the session ended (signed out, revoked, changed in another browser).
+      // Dropping the tokens sends the visitor to sign-in (RequireAuth) and back to this page.
       onSessionEnded: () => oktaAuth.tokenManager.clear(),
       signOut: createSignOut(oktaAuth),
       // "Confirm it's you" by a new sign-in (Okta mode): the sign-in return route restores the page afterwards.
