@@ -167,8 +167,8 @@ describe("the account's access tokens issued before a change", () => {
     expect((await changePassword(account, caller, newPassword)).status).toBe(200);
 
     expectEnded(await isFederated(account, other));
-    // The token that made the change is spared (its refresh token lives on at the org anyway): the caller's page
-    // goes on, with its step-up grant, and renews as usual.
+    // The token that made the change is spared: the caller's page goes on, with its step-up grant, and renews
+    // with its Okta session (its refresh tokens end: test/okta-refresh-revocation.test.ts).
     expect((await isFederated(account, caller)).status).toBe(200);
     expect((await isFederated(account, await token(account))).status).toBe(200);
     expect((await isFederated(bystander, bystanderToken)).status).toBe(200);

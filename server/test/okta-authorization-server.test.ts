@@ -11,6 +11,7 @@ import { parseTwice, type TestApp } from './helpers.js';
 import { DEFAULT_AUDIENCE, SIGN_IN_REFUSED, startOktaOrg } from './support/okta-org/index.js';
 import { useOktaOrg } from './support/okta-org/vitest.js';
 import { OKTA_PORTAL_CLIENT_ID, oktaAuthorizationServer, startOktaPortal } from './support/okta-portal.js';
+import { CookieBrowser } from './support/okta-browser.js';
 
 const CLIENT_ORIGIN = 'http://localhost:3999';
 const REDIRECT_URI = `${CLIENT_ORIGIN}/login/callback`;
@@ -57,42 +58,10 @@ function newUser(profile: Record<string, unknown> = {}) {
   return { id: user.id, login };
 }
 
-/** A browser's share of the flow: one cookie jar (names are unique enough here) and manual redirects. */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const index = pair.indexOf('=');
-      const name = pair.slice(0, index).trim();
-      const value = pair.slice(index + 1).trim();
-      const expires = attributes.find((a) => a.trim().toLowerCase().startsWith('expires='));
-      const gone =
-        value === '' || (expires !== undefined && Date.parse(expires.split('=')[1] ?? '') < Date.now());
-      if (gone) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return response;
-  }
-
-  /** Follows the org's redirects; stops at a page (any non-redirect) or at a redirect leaving the org. */
-  async navigate(url: string, init: RequestInit = {}): Promise<{ url: string; response: Response }> {
-    let current = url;
-    let response = await this.fetch(current, init);
-    for (let hops = 0; response.status >= 300 && response.status < 400; hops += 1) {
-      if (hops > 10) throw new Error(`too many redirects from ${url}`);
-      current = new URL(response.headers.get('location') ?? '', current).href;
-      if (!current.startsWith(org().url)) return { url: current, response };
-      response = await this.fetch(current);
-    }
-    return { url: current, response };
+/** A browser's share of the flow at the stand-in org. */
+class Browser extends CookieBrowser {
+  constructor() {
+    super(org().url);
   }
 }
 

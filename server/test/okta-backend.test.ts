@@ -10,7 +10,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { parseTwice, type TestApp } from './helpers.js';
 import { requirementsText, DEFAULT_PASSWORD_POLICY } from './support/okta-org/index.js';
 import { useOktaOrg } from './support/okta-org/vitest.js';
-import { countUsers, oktaAuthorizationServer, startOktaPortal } from './support/okta-portal.js';
+import {
+  countUsers,
+  OKTA_PORTAL_CLIENT_ID,
+  oktaAuthorizationServer,
+  startOktaPortal,
+} from './support/okta-portal.js';
 
 const FEDERATED_ATTRIBUTE = 'portalFederated';
 const ADMIN_TOKEN = 'admin-api-token';
@@ -256,6 +261,8 @@ describe('the password', () => {
     expect(changed.response.headers['server-timing']).toBeUndefined();
     expect(passwordChangesSince(before)).toEqual(['POST changePassword 200']);
     expect(org().user(ada.id)?.sessionRevocations).toEqual([]);
+    // Only the refresh tokens of the portal's client end (test/okta-refresh-revocation.test.ts).
+    expect(org().user(ada.id)?.refreshTokenRevocations).toMatchObject([{ clientId: OKTA_PORTAL_CLIENT_ID }]);
   });
 
   it("the portal's rules are checked before Okta is asked; the org's policy is Okta's answer to one changePassword", async () => {
@@ -387,7 +394,11 @@ describe('2-step factors in Okta', () => {
     const before = mark();
     const off = await call('DELETE', apiPaths.multifactor('googleauth', ada.id, 'opt-out'), ada.token);
     expect(off.status).toBe(200);
-    expect(oktaCallsSince(before).filter((c) => !c.startsWith('GET'))).toEqual(['DELETE unenrollFactor 204']);
+    // Then, the change committed, the account's refresh tokens for the portal end at the org.
+    expect(oktaCallsSince(before).filter((c) => !c.startsWith('GET'))).toEqual([
+      'DELETE unenrollFactor 204',
+      'DELETE revokeTokensForUserAndClient 204',
+    ]);
     expect((await notices(ada.id)).slice(-1)).toEqual([
       'Google Authenticator was removed from your F5 account',
     ]);

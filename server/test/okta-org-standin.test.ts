@@ -182,6 +182,7 @@ describe('the vendored specification', () => {
       '/api/v1/users',
       '/api/v1/users/{id}',
       '/api/v1/users/{id}/lifecycle/deactivate',
+      '/api/v1/users/{userId}/clients/{clientId}/tokens',
       '/api/v1/users/{userId}/credentials/change_password',
       '/api/v1/users/{userId}/factors',
       '/api/v1/users/{userId}/factors/{factorId}',
@@ -1044,6 +1045,37 @@ describe('sessions', () => {
       { via: 'revokeUserSessions', oauthTokens: true, forgetDevices: true },
       { via: 'revokeUserSessions', oauthTokens: false, forgetDevices: true },
     ]);
+  });
+});
+
+describe("a user's refresh tokens for a client", () => {
+  it('DELETE /users/{userId}/clients/{clientId}/tokens (fetch and SDK) answers 204 and is recorded; an unknown user 404', async () => {
+    const user = newUser();
+    const res = await api('DELETE', `/api/v1/users/${user.id}/clients/0oaPortalSpa/tokens`);
+    expect(res.status).toBe(204);
+    await sdk().userApi.revokeTokensForUserAndClient({ userId: user.id, clientId: '0oaOtherSpa' });
+    // No authorization server here: nothing was issued, so nothing usable ended. Sessions are not touched.
+    expect(org().user(user.id)).toMatchObject({
+      refreshTokenRevocations: [
+        { clientId: '0oaPortalSpa', refreshTokens: 0 },
+        { clientId: '0oaOtherSpa', refreshTokens: 0 },
+      ],
+      sessionRevocations: [],
+    });
+    const missing = await sdkError(
+      sdk().userApi.revokeTokensForUserAndClient({ userId: '00unobody', clientId: '0oaPortalSpa' }),
+    );
+    expect(missing).toMatchObject({ status: 404, errorCode: 'E0000007' });
+  });
+
+  it('needs okta.users.manage', async () => {
+    const user = newUser();
+    const reader = sdk({ scopes: ['okta.users.read'] });
+    const denied = await sdkError(
+      reader.userApi.revokeTokensForUserAndClient({ userId: user.id, clientId: '0oaPortalSpa' }),
+    );
+    expect(denied).toMatchObject({ status: 403, errorCode: 'E0000006' });
+    expect(org().user(user.id)?.refreshTokenRevocations).toEqual([]);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Sql } from '../db/sql.js';
+import { HttpError } from '../http/errors.js';
 import { rowToUser, type User, type UserRow } from '../directory/store.js';
 import { TOKEN_ALIVE_SQL, tokenAliveParams, type RevokedSessions } from '../oidc/adapter.js';
 import type { IdentityBackend } from '../identity/types.js';
@@ -40,7 +41,18 @@ export interface AccountSessions {
     within: Storage,
     keepTokenId?: string | undefined,
   ): Promise<RevokedSessions>;
+  /**
+   * The part of ending the other sessions that is not in the portal's database, run once the change's transaction
+   * committed (never inside it). Okta: the account's refresh tokens for the portal's clients are revoked at the
+   * org, the org's sessions kept. Embedded: nothing (endOtherSessions ended them). When the org fails, the change
+   * and the portal's writes stay: the upstream failure (502, or 503) is thrown with a text that says so.
+   */
+  endOtherSessionsAfterCommit(userId: string): Promise<void>;
 }
+
+/** The answer when a change was saved but the org could not revoke the account's refresh tokens. */
+export const CHANGE_SAVED_TOKENS_NOT_REVOKED =
+  'Your password or 2-step change was saved, but the identity service could not sign your other devices out. Sign out of them in your organization, or ask your administrator.';
 
 const NOTHING_ENDED: RevokedSessions = { sessions: 0, grants: 0, tokens: 0, interactions: 0 };
 
@@ -90,6 +102,7 @@ export function providerSessions(storage: Storage): AccountSessions {
       // Every grant chain ends, the caller's too: its page renews silently with the kept session's cookie.
       return within.provider.endAccountGrantsKeepingSession(userId, keepSessionUid);
     },
+    endOtherSessionsAfterCommit: async () => undefined,
   };
 }
 
@@ -99,12 +112,15 @@ export function providerSessions(storage: Storage): AccountSessions {
  * cache (`findCaller`). The portal ends none of the org's sessions: Okta's only call for it
  * (DELETE /api/v1/users/{id}/sessions) cannot spare the caller's own. Instead a change that ends the other sessions
  * records the account's "not before" (token-not-before.ts, in the change's transaction): from the next call on,
- * every instance refuses the account's access tokens issued before the change but the caller's, as ended.
+ * every instance refuses the account's access tokens issued before the change but the caller's, as ended. After
+ * the commit the account's refresh tokens for `clientIds` (the clients whose tokens the API takes) are revoked at
+ * the org, or a refresh would mint tokens issued after the change; the caller renews with its org session.
  */
 export function orgSessions(
-  identity: Pick<IdentityBackend, 'findCaller'>,
+  identity: Pick<IdentityBackend, 'findCaller' | 'revokeRefreshTokens'>,
   storage: Pick<Storage, 'sql'>,
   now: () => number,
+  clientIds: readonly string[],
 ): AccountSessions {
   const marks = tokenNotBeforeStore(storage.sql);
   const alive = async ({ userId, claims }: VerifiedToken) =>
@@ -121,6 +137,16 @@ export function orgSessions(
     async endOtherSessions(userId, _keepSessionUid, within, keepTokenId) {
       await tokenNotBeforeStore(within.sql).set(userId, now(), keepTokenId);
       return NOTHING_ENDED;
+    },
+    async endOtherSessionsAfterCommit(userId) {
+      if (!identity.revokeRefreshTokens) return;
+      try {
+        await identity.revokeRefreshTokens(userId, clientIds);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        // Okta's status and code (already logged), without a Retry-After: repeating the change would not help.
+        throw new HttpError(error.statusCode, CHANGE_SAVED_TOKENS_NOT_REVOKED, {}, error.code);
+      }
     },
   };
 }

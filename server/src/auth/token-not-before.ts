@@ -11,9 +11,10 @@
  * The comparison is in whole seconds, like `iat`: a token issued in the change's own second is accepted. Refusing
  * it instead would also refuse tokens issued right after the change in that second (the other browsers' silent
  * renewals, which Okta answers within milliseconds), for at most one second of tokens that predate it.
- * The caller's own token (its `jti`) is spared: in Okta mode its refresh token lives on at the org whatever the
- * portal refuses, so refusing its access token would gain nothing and would lose its step-up grant (keyed by
- * that token in Okta mode) in the middle of the Security page's flow.
+ * The caller's own token (its `jti`) is spared: refusing it would lose its step-up grant (keyed by that token in
+ * Okta mode) in the middle of the Security page's flow, and its page renews with its Okta session anyway.
+ * The account's refresh tokens are revoked at the org after the change (sessions.ts, endOtherSessionsAfterCommit),
+ * or a refresh would mint tokens that pass this check.
  */
 import type { Sql } from '../db/sql.js';
 import type { AccessTokenClaims } from './verifier.js';

@@ -452,40 +452,55 @@ export class FactorService {
     const attempt = await this.reserveCodeAttempt(user.id);
     const activation = await this.identity.activate(user.id, type, code);
     if (!activation) return this.wrongCode(user, actor.userAgent, attempt);
-    return this.storage.transaction(async (tx) => {
+    const response = await this.storage.transaction(async (tx) => {
       const active = await activation.commit(tx);
       await this.codeAccepted(user.id, tx);
       await this.grant(user.id, actor.grantKey, type, tx.grants);
       await this.endOthersAndNotify(tx, actor, { type: 'factor-activated', factor: type });
       return statusResponse(active);
     });
+    await this.sessions.endOtherSessionsAfterCommit(user.id);
+    return response;
   }
 
   // ---- Turning on and off, removal ------------------------------------------------------------------------
 
   /** The portal's part of a factor change: the other sessions end and the notice goes, when anything changed. */
   private recordFactorChange(actor: Actor) {
-    return async (tx: Storage, { response, event }: FactorChange): Promise<FactorStatusResponse> => {
+    return async (tx: Storage, { response, event }: FactorChange): Promise<FactorChange> => {
       if (event) await this.endOthersAndNotify(tx, actor, event);
-      return response;
+      return { response, event };
     };
+  }
+
+  /**
+   * Once the change committed: what ending the other sessions needs outside the database (Okta: the account's
+   * refresh tokens at the org), when anything changed.
+   */
+  private async afterCommit(actor: Actor, recorded: Promise<FactorChange>): Promise<FactorStatusResponse> {
+    const { response, event } = await recorded;
+    if (event) await this.sessions.endOtherSessionsAfterCommit(actor.user.id);
+    return response;
   }
 
   optIn(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
     const { user } = actor;
     // Embedded: every check and the change in one write transaction, so what was checked still holds.
-    return this.change(async (identity, within): Promise<FactorChange> => {
-      await this.requireFreshProof(actor, within, identity);
-      const factor = find(await identity.listFactors(user.id), type);
-      if (factor?.status === 'INACTIVE') {
-        const after = await identity.setEnabled(user.id, type, true);
-        return { response: statusResponse(after), event: { type: 'factor-turned-on', factor: type } };
-      }
-      if (factor?.status !== 'ACTIVE') {
-        throw refusal(API_ERRORS.factorState, `Set up ${FACTOR_LABELS[type]} before turning it on`);
-      }
-      return { response: statusResponse(factor) };
-    }, this.recordFactorChange(actor));
+    return this.afterCommit(
+      actor,
+      this.change(async (identity, within): Promise<FactorChange> => {
+        await this.requireFreshProof(actor, within, identity);
+        const factor = find(await identity.listFactors(user.id), type);
+        if (factor?.status === 'INACTIVE') {
+          const after = await identity.setEnabled(user.id, type, true);
+          return { response: statusResponse(after), event: { type: 'factor-turned-on', factor: type } };
+        }
+        if (factor?.status !== 'ACTIVE') {
+          throw refusal(API_ERRORS.factorState, `Set up ${FACTOR_LABELS[type]} before turning it on`);
+        }
+        return { response: statusResponse(factor) };
+      }, this.recordFactorChange(actor)),
+    );
   }
 
   private static refuseLastFactor(factors: IdentityFactor[], type: FactorName, action: string): void {
@@ -506,36 +521,43 @@ export class FactorService {
     const { user } = actor;
     // Embedded: in one write transaction, so two sessions turning off the last two factors at once cannot both
     // pass the last-factor check.
-    return this.change(async (identity): Promise<FactorChange> => {
-      const factors = await identity.listFactors(user.id);
-      const factor = find(factors, type);
-      if (!factor || factor.status === 'PENDING_ACTIVATION') {
-        throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not set up`);
-      }
-      FactorService.refuseLastFactor(factors, type, 'turn off');
-      if (factor.status !== 'ACTIVE') return { response: statusResponse(factor) };
-      const after = await identity.setEnabled(user.id, type, false);
-      return {
-        response: statusResponse(after),
-        event: { type: after ? 'factor-turned-off' : 'factor-removed', factor: type },
-      };
-    }, this.recordFactorChange(actor));
+    return this.afterCommit(
+      actor,
+      this.change(async (identity): Promise<FactorChange> => {
+        const factors = await identity.listFactors(user.id);
+        const factor = find(factors, type);
+        if (!factor || factor.status === 'PENDING_ACTIVATION') {
+          throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not set up`);
+        }
+        FactorService.refuseLastFactor(factors, type, 'turn off');
+        if (factor.status !== 'ACTIVE') return { response: statusResponse(factor) };
+        const after = await identity.setEnabled(user.id, type, false);
+        return {
+          response: statusResponse(after),
+          event: { type: after ? 'factor-turned-off' : 'factor-removed', factor: type },
+        };
+      }, this.recordFactorChange(actor)),
+    );
   }
 
   reset(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
     const { user } = actor;
-    return this.change(async (identity): Promise<FactorChange> => {
-      const factors = await identity.listFactors(user.id);
-      const factor = find(factors, type);
-      if (!factor) return { response: statusResponse(undefined) };
-      FactorService.refuseLastFactor(factors, type, 'remove');
-      await identity.remove(user.id, type);
-      return {
-        response: statusResponse(undefined),
-        // A set-up that never finished is no factor yet: nothing to end or tell.
-        event: factor.status === 'PENDING_ACTIVATION' ? undefined : { type: 'factor-removed', factor: type },
-      };
-    }, this.recordFactorChange(actor));
+    return this.afterCommit(
+      actor,
+      this.change(async (identity): Promise<FactorChange> => {
+        const factors = await identity.listFactors(user.id);
+        const factor = find(factors, type);
+        if (!factor) return { response: statusResponse(undefined) };
+        FactorService.refuseLastFactor(factors, type, 'remove');
+        await identity.remove(user.id, type);
+        return {
+          response: statusResponse(undefined),
+          // A set-up that never finished is no factor yet: nothing to end or tell.
+          event:
+            factor.status === 'PENDING_ACTIVATION' ? undefined : { type: 'factor-removed', factor: type },
+        };
+      }, this.recordFactorChange(actor)),
+    );
   }
 
   /** Housekeeping: expired grants, throttle events that no longer count. */

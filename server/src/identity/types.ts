@@ -52,6 +52,14 @@ export interface IdentityBackend {
    */
   findCaller(userId: string): Promise<{ user: User | undefined; cached: boolean }>;
 
+  /**
+   * Revokes the account's refresh tokens for these OAuth clients where the backend's authorization server keeps
+   * them, leaving its sign-in sessions (Okta: DELETE /api/v1/users/{userId}/clients/{clientId}/tokens). Called
+   * after a password or 2-step change, outside any transaction. Absent when the portal's own provider holds the
+   * tokens (embedded: they end in the change's transaction).
+   */
+  revokeRefreshTokens?(userId: string, clientIds: readonly string[]): Promise<void>;
+
   /** Changes only the fields given (a partial update); the account as stored after it, undefined when unknown. */
   updateProfile(userId: string, changes: ProfileChanges): Promise<User | undefined>;
 

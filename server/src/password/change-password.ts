@@ -152,8 +152,8 @@ export async function verifyCurrentPassword(
  * transaction stores the change where the backend takes part in it, clears the throttle, ends every other
  * session of the account and every grant chain and refresh token of it, the caller's included (embedded: the
  * caller keeps its provider session and renews with its cookie, a copied refresh token dies), and queues the
- * notice. Refusals are HttpErrors with the texts of the contract (or the
- * backend's policy text); anything else is unexpected.
+ * notice; after it commits, Okta mode revokes the account's refresh tokens at the org. Refusals are HttpErrors
+ * with the texts of the contract (or the backend's policy text); anything else is unexpected.
  */
 export async function changePassword(
   deps: PasswordChangeDeps,
@@ -201,6 +201,8 @@ export async function changePassword(
     );
     return ended;
   });
+  // Outside the transaction, once committed: a failure there answers an error but loses none of the above.
+  await deps.sessions.endOtherSessionsAfterCommit(user.id);
 
   return { verifyMs: change.verifyMs, hashMs: change.hashMs, revoked };
 }

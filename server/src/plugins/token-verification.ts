@@ -48,7 +48,8 @@ export default fp(
       app.decorate('signingKeys', null);
       app.decorate('oidcStore', null);
       // The account's "not before" (after a password or 2-step change) is in the portal's database.
-      app.decorate('accountSessions', orgSessions(app.identity, app.storage, app.now));
+      // Its refresh tokens are revoked at the org after a change, for every client whose tokens the API takes.
+      app.decorate('accountSessions', orgSessions(app.identity, app.storage, app.now, policy.clientIds));
       app.decorate('tokenVerifier', oktaVerifier(config.issuer, config.API_AUDIENCE, policy));
     }
     app.decorateRequest('caller', null);

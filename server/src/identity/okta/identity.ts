@@ -41,6 +41,7 @@ import { causesOf, isOktaApiError, type OktaOrg } from './client.js';
  * | verify                | POST …/factors/{factorId}/verify {passCode}                                 |
  * | setEnabled (off)      | DELETE …/factors/{factorId}: Okta has no "off" for one factor               |
  * | remove                | DELETE …/factors/{factorId}                                                 |
+ * | revokeRefreshTokens   | DELETE /api/v1/users/{userId}/clients/{clientId}/tokens (each client)       |
  * | endSessions           | DELETE /api/v1/users/{userId}/sessions?oauthTokens=true                     |
  */
 
@@ -282,6 +283,25 @@ export class OktaIdentity implements IdentityBackend {
     } catch (error) {
       if (notFound(error)) return;
       throw this.org.unexpected('revokeUserSessions', error);
+    }
+  }
+
+  /**
+   * Revokes the user's refresh tokens for each client (okta.users.manage): another browser's, or a copied one,
+   * can then mint no access token whose new `iat` would pass the account's "not before". The Okta sessions stay,
+   * so the caller's page renews silently with its own. A deletion, so repeatable under Okta's rate limit.
+   */
+  async revokeRefreshTokens(userId: string, clientIds: readonly string[]): Promise<void> {
+    for (const clientId of clientIds) {
+      try {
+        await this.org.call('revokeTokensForUserAndClient', 'repeatable', (c) =>
+          c.userApi.revokeTokensForUserAndClient({ userId: requireId(userId), clientId }),
+        );
+      } catch (error) {
+        // The user is gone, or the org has no such client: no refresh token of it to end.
+        if (notFound(error)) continue;
+        throw this.org.unexpected('revokeTokensForUserAndClient', error);
+      }
     }
   }
 

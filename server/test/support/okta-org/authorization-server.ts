@@ -85,6 +85,12 @@ export interface AuthorizationServer {
    * its tokens carry that `auth_time` (a stale sign-in without moving any clock). Once: later sign-ins are fresh.
    */
   backdateNextSignIn(userId: string, minutes: number): void;
+  /**
+   * Okta's DELETE /api/v1/users/{userId}/clients/{clientId}/tokens: every refresh token of the user for the client
+   * is gone, so a refresh with one answers invalid_grant; the sign-in sessions and grants stay (a silent renewal
+   * with the session's cookie still gets tokens). Answers how many were usable.
+   */
+  revokeRefreshTokens(userId: string, clientId: string): number;
 }
 
 /** The scopes okta-auth-js asks for (openid profile email phone) and offline_access; the claims each releases. */
@@ -261,6 +267,18 @@ class MemoryAdapter implements Adapter {
   }
   async revokeByGrantId(grantId: string): Promise<void> {
     for (const [id, item] of this.items) if (item.payload.grantId === grantId) this.items.delete(id);
+  }
+
+  /** Deletes the model's items that `matches`; answers how many of them were usable (not consumed, not expired). */
+  destroyWhere(matches: (payload: AdapterPayload) => boolean): number {
+    let usable = 0;
+    for (const [id, item] of this.items) {
+      if (!matches(item.payload)) continue;
+      const expired = item.expiresAt !== undefined && item.expiresAt <= Date.now();
+      if (!expired && !item.payload.consumed) usable += 1;
+      this.items.delete(id);
+    }
+    return usable;
   }
 }
 
@@ -674,6 +692,10 @@ export function createAuthorizationServer(
       }
       backdatedSignIns.set(userId, minutes);
     },
+    revokeRefreshTokens: (userId, clientId) =>
+      new MemoryAdapter(adapterOwner, 'RefreshToken').destroyWhere(
+        (payload) => payload.accountId === userId && payload.clientId === clientId,
+      ),
     owns: (path) =>
       path === DEFAULT_AUTHORIZATION_SERVER ||
       path.startsWith(`${DEFAULT_AUTHORIZATION_SERVER}/`) ||

@@ -14,6 +14,7 @@ export {
   type OktaOrgOptions,
   type OktaUserState,
   type OktaUserStatus,
+  type RefreshTokenRevocation,
   type SentEmailCode,
   type ServiceAppInput,
   type SessionRevocation,

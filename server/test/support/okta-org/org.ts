@@ -97,6 +97,14 @@ export interface SessionRevocation {
   forgetDevices: boolean;
 }
 
+/** A DELETE /users/{userId}/clients/{clientId}/tokens. */
+export interface RefreshTokenRevocation {
+  at: string;
+  clientId: string;
+  /** How many of the user's refresh tokens for the client were usable and ended (0 without `authorizationServer`). */
+  refreshTokens: number;
+}
+
 export interface OktaUserState {
   id: string;
   status: string;
@@ -108,6 +116,7 @@ export interface OktaUserState {
   lastUpdated: string;
   factors: FactorState[];
   sessionRevocations: SessionRevocation[];
+  refreshTokenRevocations: RefreshTokenRevocation[];
 }
 
 export interface SentEmailCode {
@@ -232,6 +241,7 @@ interface UserRecord {
   passwords: string[];
   factors: Map<string, FactorRecord>;
   sessionRevocations: SessionRevocation[];
+  refreshTokenRevocations: RefreshTokenRevocation[];
 }
 
 interface EmailCodeRecord extends Omit<SentEmailCode, 'usable' | 'expiresAt' | 'sentAt'> {
@@ -464,6 +474,7 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       lastUpdated: f.lastUpdated,
     })),
     sessionRevocations: clone(u.sessionRevocations),
+    refreshTokenRevocations: clone(u.refreshTokenRevocations),
   });
 
   function sendEmailCode(
@@ -667,6 +678,7 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       passwords: input.password === undefined ? [] : [hashPassword(input.password)],
       factors: new Map(),
       sessionRevocations: [],
+      refreshTokenRevocations: [],
     };
   }
 
@@ -934,6 +946,15 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
         oauthTokens: bool(ctx.query, 'oauthTokens', false),
         forgetDevices: bool(ctx.query, 'forgetDevices', true),
       });
+      return { status: 204 };
+    },
+    revokeTokensForUserAndClient(ctx) {
+      const user = userOr404(ctx.params.userId);
+      if (isReply(user)) return user;
+      const clientId = String(ctx.params.clientId);
+      // Only the refresh tokens: the user's sessions (and so a silent renewal with their cookie) stay.
+      const refreshTokens = authorizationServer?.revokeRefreshTokens(user.id, clientId) ?? 0;
+      user.refreshTokenRevocations.push({ at: iso(), clientId, refreshTokens });
       return { status: 204 };
     },
   };
