@@ -64,25 +64,14 @@ async function follow(jar, url, init, callback) {
 
 /**
  * Signs `account` ({ email, password }) in on the provider at `origin` (the instance's PUBLIC_URL) and returns
- * `{ accessToken, sub }`. The account must have no active second factor.
+ * `{ accessToken, sub, renew() }`. The account must have no active second factor.
  */
 export async function signInOverHttp(origin, account) {
   const jar = new CookieJar();
-  const verifier = randomBytes(32).toString('base64url');
   const redirectUri = `${origin}/login/callback`;
-  const authorize = new URL(`${origin}/oauth2/default/v1/authorize`);
-  authorize.search = new URLSearchParams({
-    client_id: CLIENT_ID,
-    response_type: 'code',
-    scope: SCOPES,
-    redirect_uri: redirectUri,
-    state: randomBytes(8).toString('hex'),
-    nonce: randomBytes(8).toString('hex'),
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  }).toString();
+  const { url: authorize, verifier } = authorizeUrl(origin);
 
-  const page = await follow(jar, authorize.href, {}, redirectUri);
+  const page = await follow(jar, authorize, {}, redirectUri);
   const html = await page.response.text();
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
   if (page.response.status !== 200 || !action)
@@ -103,6 +92,45 @@ export async function signInOverHttp(origin, account) {
     throw new Error(`sign-in did not come back with a code: ${done.response.status} ${body.slice(0, 300)}`);
   }
 
+  const { accessToken, idToken } = await exchangeCode(origin, code, verifier);
+  const { sub } = JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString('utf8'));
+  const session = {
+    accessToken,
+    sub,
+    /**
+     * A password or 2-step change ends every grant of the account, this one's too: renew as the page does, with
+     * the provider's session cookie (prompt=none, then the code exchange).
+     */
+    async renew() {
+      const renewal = authorizeUrl(origin, { prompt: 'none' });
+      const back = await follow(jar, renewal.url, {}, redirectUri);
+      const renewed = back.url.startsWith(redirectUri) ? new URL(back.url).searchParams.get('code') : null;
+      if (!renewed) throw new Error(`silent renewal refused: ${back.response.status} ${back.url}`);
+      session.accessToken = (await exchangeCode(origin, renewed, renewal.verifier)).accessToken;
+    },
+  };
+  return session;
+}
+
+/** An authorization request with PKCE for the portal's client, and its verifier. */
+function authorizeUrl(origin, extra = {}) {
+  const verifier = randomBytes(32).toString('base64url');
+  const authorize = new URL(`${origin}/oauth2/default/v1/authorize`);
+  authorize.search = new URLSearchParams({
+    client_id: CLIENT_ID,
+    response_type: 'code',
+    scope: SCOPES,
+    redirect_uri: `${origin}/login/callback`,
+    state: randomBytes(8).toString('hex'),
+    nonce: randomBytes(8).toString('hex'),
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    ...extra,
+  }).toString();
+  return { url: authorize.href, verifier };
+}
+
+async function exchangeCode(origin, code, verifier) {
   const token = await fetch(`${origin}/oauth2/default/v1/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
@@ -110,12 +138,11 @@ export async function signInOverHttp(origin, account) {
       grant_type: 'authorization_code',
       client_id: CLIENT_ID,
       code,
-      redirect_uri: redirectUri,
+      redirect_uri: `${origin}/login/callback`,
       code_verifier: verifier,
     }).toString(),
   });
   if (!token.ok) throw new Error(`token exchange failed: ${token.status} ${await token.text()}`);
   const { access_token: accessToken, id_token: idToken } = await token.json();
-  const { sub } = JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString('utf8'));
-  return { accessToken, sub };
+  return { accessToken, idToken };
 }

@@ -4,10 +4,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Browser } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext } from '@playwright/test';
 import { Database } from '../support/database.js';
 import { DURABILITY_PORT, REPO_ROOT } from '../support/paths.js';
 import { tempFolder } from '../support/remote-build.js';
+import { renewWithSessionCookie } from '../support/silent-renewal.js';
 import { signIn } from '../support/sign-in.js';
 import { createUser, type TestUser } from '../support/users.js';
 
@@ -62,10 +63,22 @@ class PortalServer {
   }
 }
 
-/** Signs in through the provider's page in Chromium, as a user does, and takes the access token the shell got. */
-async function accessTokenOf(browser: Browser, user: TestUser): Promise<string> {
-  const context = await browser.newContext({ baseURL: ORIGIN });
-  try {
+/**
+ * A user signed in through the provider's page in Chromium, as a user does, with the access token the shell got.
+ * A password change ends every grant of the account, the caller's too: like the page, the session then renews with
+ * its provider cookie (one renewal shared by the user's two writers) and sends the refused write once more.
+ */
+class SignedInUser {
+  private renewing: Promise<string> | undefined;
+
+  private constructor(
+    private readonly context: BrowserContext,
+    private readonly clientId: string,
+    public token: string,
+  ) {}
+
+  static async signIn(browser: Browser, user: TestUser, clientId: string): Promise<SignedInUser> {
+    const context = await browser.newContext({ baseURL: ORIGIN });
     const page = await context.newPage();
     await signIn(page, user, '/profile');
     const token = await page.evaluate(() => {
@@ -74,10 +87,28 @@ async function accessTokenOf(browser: Browser, user: TestUser): Promise<string> 
       };
       return storage.accessToken?.accessToken;
     });
+    await page.close();
     if (!token) throw new Error(`No access token in the page's token storage for ${user.email}`);
-    return token;
-  } finally {
-    await context.close();
+    return new SignedInUser(context, clientId, token);
+  }
+
+  /** PUT with the current token; a 401 (refused before anything ran) renews once and sends it again. */
+  async put(url: string, body: unknown): Promise<Response> {
+    const sent = this.token;
+    const response = await put(sent, url, body);
+    if (response.status !== 401) return response;
+    await response.arrayBuffer();
+    if (this.token === sent) {
+      this.renewing ??= renewWithSessionCookie(this.context.request, ORIGIN, this.clientId).finally(() => {
+        this.renewing = undefined;
+      });
+      this.token = await this.renewing;
+    }
+    return put(this.token, url, body);
+  }
+
+  close(): Promise<void> {
+    return this.context.close();
   }
 }
 
@@ -142,8 +173,12 @@ test('acknowledged profile and password writes survive a SIGKILL of the server m
     LOG_LEVEL: 'warn',
     // Every write comes from this one address: lift the per-address flood guard far above the test's rate.
     API_RATE_LIMIT: '1000000',
+    // Each password change ends the grants of its account: the writers renew silently (authorize + token).
+    AUTHORIZE_RATE_LIMIT: '1000000',
+    TOKEN_RATE_LIMIT: '1000000',
   };
   const servers: PortalServer[] = [];
+  const sessions: SignedInUser[] = [];
   const startServer = async () => {
     const server = new PortalServer(env);
     servers.push(server);
@@ -156,8 +191,8 @@ test('acknowledged profile and password writes survive a SIGKILL of the server m
     const users = await Promise.all(
       Array.from({ length: USERS }, () => createUser({ dataDir, country: 'DE' })),
     );
-    const tokens: string[] = [];
-    for (const user of users) tokens.push(await accessTokenOf(browser, user));
+    for (const user of users)
+      sessions.push(await SignedInUser.signIn(browser, user, String(settings.ClientId)));
 
     // Per user, a stream of profile updates (each a new last name) and a stream of password changes (each from
     // the last acknowledged password), all users at once: 2 × USERS writers in parallel.
@@ -177,7 +212,7 @@ test('acknowledged profile and password writes survive a SIGKILL of the server m
 
     const run = async (stream: Stream) => {
       const user = users[stream.user]!;
-      const token = tokens[stream.user]!;
+      const session = sessions[stream.user]!;
       let current = user.password;
       for (let number = 0; !killed; number += 1) {
         const value =
@@ -189,8 +224,8 @@ test('acknowledged profile and password writes survive a SIGKILL of the server m
         try {
           const response =
             stream.kind === 'profile'
-              ? await put(token, `/api/profile/${user.sub}/update`, { lastName: value })
-              : await put(token, `/api/password/${user.sub}/change`, {
+              ? await session.put(`/api/profile/${user.sub}/update`, { lastName: value })
+              : await session.put(`/api/password/${user.sub}/change`, {
                   OldPassword: current,
                   NewPassword: value,
                 });
@@ -253,10 +288,10 @@ test('acknowledged profile and password writes survive a SIGKILL of the server m
     let unansweredButStored = 0;
     for (const stream of streams) {
       const user = users[stream.user]!;
-      const token = tokens[stream.user]!;
+      const session = sessions[stream.user]!;
       if (stream.kind === 'profile') {
         // The update answers the stored profile; sending the unchanged country changes nothing else.
-        const response = await put(token, `/api/profile/${user.sub}/update`, { country: 'DE' });
+        const response = await session.put(`/api/profile/${user.sub}/update`, { country: 'DE' });
         expect(response.status).toBe(200);
         const stored = JSON.parse((await response.json()) as string) as { lastName: string };
         const candidates = acceptable(stream.writes, user.familyName);
@@ -268,7 +303,7 @@ test('acknowledged profile and password writes survive a SIGKILL of the server m
         const candidates = acceptable(stream.writes, user.password);
         let accepted: string | undefined;
         for (const candidate of candidates) {
-          const response = await put(token, `/api/password/${user.sub}/change`, {
+          const response = await session.put(`/api/password/${user.sub}/change`, {
             OldPassword: candidate,
             NewPassword: `Final-Vt${stream.user}Wz`,
           });
@@ -302,6 +337,7 @@ test('acknowledged profile and password writes survive a SIGKILL of the server m
     for (const server of servers) if (server.log) console.log(`server output:\n${server.log}`);
     throw error;
   } finally {
+    for (const session of sessions) await session.close();
     for (const server of servers) await server.stop('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -112,8 +112,12 @@ test('a whole journey through the round-robin proxy: every part is served by bot
   await dialog.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByText('Your changes are saved.')).toBeVisible();
   expect(instancesOf(cluster.requestsSince(mark).filter(isApiCall))).toEqual(new Set(['A', 'B']));
-  // The step-up done through one instance holds on both.
-  for (const answer of await askEachInstance(cluster, token, `/api/stepup/${user.sub}/challenge`)) {
+  // The change ended every grant of the account, this page's too: its next call (on a reload) renews silently
+  // with the provider's session, and the step-up done through one instance is handed to the new grant, on both.
+  await page.reload();
+  await expect.poll(() => accessTokenOf(page)).not.toBe(token);
+  const renewed = await accessTokenOf(page);
+  for (const answer of await askEachInstance(cluster, renewed, `/api/stepup/${user.sub}/challenge`)) {
     expect(answer, `instance ${answer.instance}`).toMatchObject({
       status: 200,
       body: { challengeUser: false },
