@@ -36,6 +36,9 @@ test('a whole journey through the round-robin proxy: every part is served by bot
   browser,
   cluster,
 }) => {
+  // A whole journey (two sign-ins, enrolment, profile, password with step-up, a second browser): it took up to
+  // 60 s on a loaded machine, the default limit.
+  test.setTimeout(120_000);
   const user = await cluster.createUser();
   const journey = cluster.proxy.mark();
 

@@ -17,6 +17,12 @@ import {
   waitForResendWindow,
 } from '../security-helpers.js';
 
+/**
+ * The Security page's first load in Okta mode: the step-up check, then both factors' details, each asked of the org
+ * stand-in; with the cluster project's instances and PostgreSQL on the same 2 cores it has taken over 10 s.
+ */
+const SECURITY_PAGE_LOAD_MS = 30_000;
+
 // Codes come in 30-second steps and each may be used once.
 test.describe.configure({ timeout: 90_000 });
 
@@ -56,7 +62,7 @@ async function enrolAuthenticator(page: Page, okta: OktaPortal, user: OktaTestUs
       response.url().endsWith(`/api/multifactor/googleauth/${user.sub}/enroll`) &&
       response.request().method() === 'POST',
   );
-  await expect(appSwitch(page)).toBeEnabled();
+  await expect(appSwitch(page)).toBeEnabled({ timeout: SECURITY_PAGE_LOAD_MS });
   await appSwitch(page).click();
   const answer = await enrolled;
   expect(answer.status()).toBe(200);
@@ -116,7 +122,7 @@ async function enrolEmail(
   okta: OktaPortal,
   user: OktaTestUser,
 ): Promise<{ date: string }> {
-  await expect(emailSwitch(page)).toBeEnabled();
+  await expect(emailSwitch(page)).toBeEnabled({ timeout: SECURITY_PAGE_LOAD_MS });
   await emailSwitch(page).click();
   const section = emailSection(page);
   const since = Date.now() - 1000;
