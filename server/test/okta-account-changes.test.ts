@@ -16,7 +16,12 @@ import { SESSION_ENDED_MESSAGE } from '../src/auth/verifier.js';
 import type { TestApp } from './helpers.js';
 import { inject } from './contract/inject.js';
 import { useOktaOrg } from './support/okta-org/vitest.js';
-import { oktaAuthorizationServer, startOktaPortal } from './support/okta-portal.js';
+import {
+  newOrgAccount,
+  oktaAuthorizationServer,
+  startOktaPortal,
+  type OrgAccount,
+} from './support/okta-portal.js';
 
 const API_TOKEN = `00${randomBytes(20).toString('hex')}`;
 const server = oktaAuthorizationServer();
@@ -33,24 +38,10 @@ afterAll(async () => {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-interface Account {
-  id: string;
-  login: string;
-  password: string;
-}
+type Account = OrgAccount;
 
-let accounts = 0;
 /** A user of the org with a password and no factor. */
-function newAccount(): Account {
-  accounts += 1;
-  const login = `kim${accounts}x${randomBytes(3).toString('hex')}@customer.example`;
-  const password = `Pw-${randomBytes(4).toString('hex')}-Secure-7`;
-  const user = org().addUser({
-    profile: { login, email: login, firstName: 'Kim', lastName: 'Lee', countryCode: 'SE' },
-    password,
-  });
-  return { id: user.id, login, password };
-}
+const newAccount = (): Account => newOrgAccount(org(), 'Kim', 'Lee', 'SE');
 
 /** An access token as Okta issues it: signed in `signedInAgo` seconds ago, issued `issuedAgo` seconds ago. */
 const token = (account: Account, { signedInAgo = 0, issuedAgo = 0 } = {}) =>

@@ -15,7 +15,12 @@ import type { TestApp } from './helpers.js';
 import { inject } from './contract/inject.js';
 import { OrgBrowser, type OrgTokens } from './support/okta-browser.js';
 import { useOktaOrg } from './support/okta-org/vitest.js';
-import { OKTA_PORTAL_CLIENT_ID, startOktaPortal } from './support/okta-portal.js';
+import {
+  newOrgAccount,
+  type OrgAccount,
+  OKTA_PORTAL_CLIENT_ID,
+  startOktaPortal,
+} from './support/okta-portal.js';
 
 const REDIRECT_URI = 'http://localhost:3997/login/callback';
 const REVOKE_PATH = '/api/v1/users/{userId}/clients/{clientId}/tokens';
@@ -35,23 +40,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-interface Account {
-  id: string;
-  login: string;
-  password: string;
-}
+type Account = OrgAccount;
 
-let accounts = 0;
-function newAccount(): Account {
-  accounts += 1;
-  const login = `robin${accounts}x${randomBytes(3).toString('hex')}@customer.example`;
-  const password = `Pw-${randomBytes(4).toString('hex')}-Secure-7`;
-  const user = org().addUser({
-    profile: { login, email: login, firstName: 'Robin', lastName: 'Hood', countryCode: 'GB' },
-    password,
-  });
-  return { id: user.id, login, password };
-}
+/** A user of the org with a password and no factor. */
+const newAccount = (): Account => newOrgAccount(org(), 'Robin', 'Hood', 'GB');
 
 const browser = () => new OrgBrowser(org().url, OKTA_PORTAL_CLIENT_ID, REDIRECT_URI);
 

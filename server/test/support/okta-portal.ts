@@ -96,3 +96,25 @@ export async function countUsers(t: TestApp): Promise<number> {
   const row = await t.app.storage.sql.get<{ n: number }>('SELECT count(*) AS n FROM users');
   return Number(row?.n ?? 0);
 }
+
+/** A user of the org with a password and no factor (its login and password, to sign in with). */
+export interface OrgAccount {
+  id: string;
+  login: string;
+  password: string;
+}
+
+let orgAccounts = 0;
+/** Adds a user named `firstName lastName` with a fresh login and password and no factor to `org`. */
+export function newOrgAccount(
+  org: OktaOrg,
+  firstName: string,
+  lastName: string,
+  countryCode: string,
+): OrgAccount {
+  orgAccounts += 1;
+  const login = `${firstName.toLowerCase()}${orgAccounts}x${randomBytes(3).toString('hex')}@customer.example`;
+  const password = `Pw-${randomBytes(4).toString('hex')}-Secure-7`;
+  const user = org.addUser({ profile: { login, email: login, firstName, lastName, countryCode }, password });
+  return { id: user.id, login, password };
+}
