@@ -29,7 +29,7 @@ export type InstanceName = (typeof INSTANCE_NAMES)[number];
 
 export { CLUSTER_ORIGIN, CLUSTER_PORTS };
 
-const DIRECTORY_CLI = path.join(REPO_ROOT, 'server', 'dist', 'directory', 'cli.js');
+const DIRECTORY_CLI = path.join(REPO_ROOT, 'server', 'dist', 'directory-cli.js');
 const run = promisify(execFile);
 
 export class ServerInstance extends PortalProcess {

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { E2E_DATA_DIR, REPO_ROOT } from './paths.js';
 
 const run = promisify(execFile);
-const DIRECTORY_CLI = path.join(REPO_ROOT, 'server', 'dist', 'directory', 'cli.js');
+const DIRECTORY_CLI = path.join(REPO_ROOT, 'server', 'dist', 'directory-cli.js');
 
 export interface TestUser {
   sub: string;

@@ -93,9 +93,11 @@ test("the federated user's pages, the not-found view, the contained remote-error
   // Password and Security are not in the navigation: their addresses still answer with the message.
   await page.goto('/password');
   await expect(page.getByText('Resource not available for federated users')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Change Password' })).toHaveCount(0);
   await expectNoSeriousViolations(page, "the federated user's password page");
   await page.goto('/security');
   await expect(page.getByText('Resource not available for federated users')).toBeVisible();
+  await expect(page.getByRole('switch')).toHaveCount(0);
   await expectNoSeriousViolations(page, "the federated user's security page");
 
   await page.goto('/no-such-page');

@@ -10,7 +10,6 @@ import {
   googleSection,
   logout,
   noticeFor,
-  PORTAL,
   signInWithCode,
 } from './security-helpers.js';
 
@@ -19,18 +18,6 @@ const NEW_PASSWORD = 'Tumbling-Down-7Q';
 
 // Codes come in 30-second steps and each may be used once: these flows can wait for the next step.
 test.describe.configure({ timeout: 150_000 });
-
-/** The page's access token, as the shell keeps it (okta-auth-js token storage). */
-async function accessTokenOf(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    const storage = JSON.parse(localStorage.getItem('okta-token-storage') ?? '{}') as {
-      accessToken?: { accessToken?: string };
-    };
-    return storage.accessToken?.accessToken ?? '';
-  });
-  expect(token).not.toBe('');
-  return token;
-}
 
 async function changePassword(page: Page, current: string, next: string) {
   await page.getByRole('button', { name: 'Change Password' }).click();
@@ -118,29 +105,6 @@ test("turning on the first factor long after signing in asks to confirm it's you
   // The enrolment goes on where it was asked for.
   await expect(page.getByRole('img', { name: 'QR code to scan with Google Authenticator' })).toBeVisible();
   await expect(googleSection(page).getByLabel('Verification code')).toBeVisible();
-});
-
-test('a signed-out session’s access token is refused at once, by the API and userinfo', async ({
-  page,
-  request,
-}) => {
-  const user = await signInNewUser(page, '/profile');
-  const token = await accessTokenOf(page);
-  const bearer = { Authorization: `Bearer ${token}` };
-  expect(
-    (await request.get(`${PORTAL}/api/profile/${user.sub}/isfederated`, { headers: bearer })).status(),
-  ).toBe(200);
-
-  await logout(page, user.name);
-
-  const api = await request.get(`${PORTAL}/api/profile/${user.sub}/isfederated`, { headers: bearer });
-  expect(api.status()).toBe(401);
-  expect(await api.json()).toEqual({
-    error: 'The sign-in session of this access token has ended; sign in again',
-    code: 'unauthorized',
-  });
-  const userinfo = await request.get(`${PORTAL}/oauth2/default/v1/userinfo`, { headers: bearer });
-  expect(userinfo.status()).toBe(401);
 });
 
 test('a password change in one browser signs the other browsers out: their next call leads to sign-in', async ({

@@ -11,27 +11,6 @@ async function openChangeView(page: Page, user: TestUser) {
   await openPasswordChange(page, user.email);
 }
 
-/** The page's own access token, as the shell keeps it (okta-auth-js token storage). */
-async function callChangeFromThePage(page: Page, sub: string, body: unknown) {
-  return page.evaluate(
-    async ({ sub, body }) => {
-      const storage = JSON.parse(localStorage.getItem('okta-token-storage') ?? '{}') as {
-        accessToken?: { accessToken?: string };
-      };
-      const response = await fetch(`/api/password/${sub}/change`, {
-        method: 'PUT',
-        headers: {
-          'Content-Type': 'application/json',
-          Authorization: `Bearer ${storage.accessToken?.accessToken ?? ''}`,
-        },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as unknown };
-    },
-    { sub, body },
-  );
-}
-
 test('a user changes the password; after Logout the old one is refused and the new one works', async ({
   page,
 }) => {
@@ -102,20 +81,4 @@ test("a wrong current password shows 'Changes could not be saved' with the serve
   // Back in the form with what was typed; the password did not change.
   await expect(page.getByLabel('New Password')).toHaveValue(NEW_PASSWORD);
   await expect(page.getByRole('button', { name: 'Save' })).toBeEnabled();
-});
-
-test('a federated user sees the page is not for them, and the server refuses them too', async ({ page }) => {
-  const user = await createUser({ federated: true });
-  await signIn(page, user, '/password');
-  await expect(page.getByText('Resource not available for federated users')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Change Password' })).toHaveCount(0);
-
-  const refused = await callChangeFromThePage(page, user.sub, {
-    OldPassword: user.password,
-    NewPassword: NEW_PASSWORD,
-  });
-  expect(refused).toEqual({
-    status: 403,
-    body: { error: 'Federated users cannot change their password here.', code: 'federated_user' },
-  });
 });

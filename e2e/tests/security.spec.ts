@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn, signInNewUser } from '../support/sign-in.js';
-import { SAM } from '../support/users.js';
+import { signInNewUser } from '../support/sign-in.js';
 import {
   appSwitch,
   bothFactorsAndAnotherBrowser,
@@ -205,61 +204,4 @@ test('with two factors, step-up offers a choice: Back and Cancel; the flow resum
   await other.getByRole('button', { name: 'Verify' }).click();
   await expect(other.getByRole('button', { name: 'remove' })).toHaveCount(2);
   await context.close();
-});
-
-test('the server enforces step-up and the last-factor rule, whatever the browser does', async ({ page }) => {
-  const user = await signInNewUser(page, '/security');
-  const app = await enrolAuthenticator(page);
-  const call = (method: string, path: string, body?: unknown) =>
-    page.evaluate(
-      async ({ method, path, body }) => {
-        const storage = JSON.parse(localStorage.getItem('okta-token-storage') ?? '{}') as {
-          accessToken?: { accessToken?: string };
-        };
-        const response = await fetch(path, {
-          method,
-          headers: {
-            Authorization: `Bearer ${storage.accessToken?.accessToken ?? ''}`,
-            'Content-Type': 'application/json',
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: response.status, text: await response.text() };
-      },
-      { method, path, body },
-    );
-  // Enrolling ended every grant of the account, this page's too (only its provider session is kept): the raw calls
-  // below bypass the page's client, so let the page renew silently first (its next call, on load).
-  const storedAccessToken = () =>
-    page.evaluate(
-      () =>
-        (
-          JSON.parse(localStorage.getItem('okta-token-storage') ?? '{}') as {
-            accessToken?: { accessToken?: string };
-          }
-        ).accessToken?.accessToken,
-    );
-  const enrolledWith = await storedAccessToken();
-  await page.reload();
-  await expect.poll(storedAccessToken).not.toBe(enrolledWith);
-  // This session verified by enrolling: the last factor still cannot be turned off.
-  const last = await call('DELETE', `/api/multifactor/googleauth/${user.sub}/opt-out`, {});
-  expect(last.status).toBe(409);
-
-  await logout(page, user.name);
-  await signInWithCode(page, user, () => app.code(), '/profile');
-  const denied = await call('GET', `/api/multifactor/googleauth/${user.sub}/details`);
-  expect(denied.status).toBe(403);
-  expect(denied.text).toContain('Step-up verification required');
-  const challenge = await call('GET', `/api/stepup/${user.sub}/challenge`);
-  expect(JSON.parse(JSON.parse(challenge.text) as string)).toEqual({
-    challengeUser: true,
-    activeFactorsData: { googleAuth: {} },
-  });
-});
-
-test('federated users see the unavailable message', async ({ page }) => {
-  await signIn(page, SAM, '/security');
-  await expect(page.getByText('Resource not available for federated users')).toBeVisible();
-  await expect(page.getByRole('switch')).toHaveCount(0);
 });

@@ -22,6 +22,12 @@ export const portalTheme: ThemeConfig = {
 };
 
 /**
+ * Where toasts start, from the top of the page: below the shell's header (antd's Layout.Header, 64 px) with antd's
+ * usual 24 px gap, so a toast (30 s) never covers the header's user menu.
+ */
+export const TOAST_TOP_PX = 64 + 24;
+
+/**
  * Theme and antd's App context (toasts, modals) for a tree. The shell wraps the page in it; a remote mounted on
  * its own wraps itself, so it looks the same inside an integrator's page.
  */
@@ -34,7 +40,7 @@ export function PortalThemeProvider({ children }: { children: ReactNode }) {
     : portalTheme;
   return (
     <ConfigProvider theme={theme}>
-      <App notification={{ placement: 'topRight' }}>{children}</App>
+      <App notification={{ placement: 'topRight', top: TOAST_TOP_PX }}>{children}</App>
     </ConfigProvider>
   );
 }

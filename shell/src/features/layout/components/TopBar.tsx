@@ -21,6 +21,8 @@ interface TopBarProps {
 }
 
 const LOGOUT_KEY = 'logout';
+/** Above antd's notifications (zIndexPopupBase 1000 + 1000 + 50). */
+const MENU_Z_INDEX = 2100;
 
 export function TopBar({ headerLinks, userName, pages, onLogout, mainContentId }: TopBarProps) {
   const navigate = useNavigate();
@@ -57,11 +59,14 @@ export function TopBar({ headerLinks, userName, pages, onLogout, mainContentId }
           ))}
         </Space>
       </nav>
-      {/* autoFocus: opened from the keyboard, the menu takes the focus, so the arrow keys move through it. */}
+      {/* autoFocus: opened from the keyboard, the menu takes the focus, so the arrow keys move through it.
+          The open menu stands in front of the toasts (antd's notification layer is 2050), which start below the
+          header but on the menu's side: a toast never takes the click meant for Logout. */}
       <Dropdown
         menu={{ items, onClick: onMenuClick, onKeyDown: onMenuKeyDown }}
         trigger={['click']}
         autoFocus
+        styles={{ root: { zIndex: MENU_Z_INDEX } }}
       >
         <Button
           ref={menuButton}
