@@ -1,12 +1,28 @@
 // Jest settings every browser package shares: swc for TS/TSX, jsdom, and the polyfills antd and react-router need.
+// Each package's jest.config.js is one project of the root jest.config.js (one run for all of them).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const setupFile = fileURLToPath(new URL('./jest.setup.cjs', import.meta.url));
 const setupAfterEnvFile = fileURLToPath(new URL('./jest.setup-after-env.cjs', import.meta.url));
 
-/** @returns {import('jest').Config} */
-export function jestConfig() {
+/**
+ * antd renders slowly under jsdom; a whole user flow can take a few seconds. A run-wide option: the root
+ * jest.config.js sets it too, since jest reads no project's own in a run of several.
+ */
+export const TEST_TIMEOUT_MS = 60000;
+
+/**
+ * @param {string} packageDir the package's folder (its jest.config.js passes import.meta.dirname)
+ * @returns {import('jest').Config}
+ */
+export function jestConfig(packageDir) {
+  const { name } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
   return {
+    // Names the package in the root run's output.
+    displayName: name,
+    rootDir: packageDir,
     testEnvironment: 'jsdom',
     testEnvironmentOptions: { customExportConditions: ['portal-source', 'browser', 'require', 'default'] },
     transform: {
@@ -32,8 +48,7 @@ export function jestConfig() {
     setupFiles: [setupFile],
     setupFilesAfterEnv: ['@testing-library/jest-dom', setupAfterEnvFile],
     testMatch: ['<rootDir>/src/**/*.test.{ts,tsx}'],
-    // antd renders slowly under jsdom; a whole user flow can take a few seconds.
-    testTimeout: 60000,
+    testTimeout: TEST_TIMEOUT_MS,
     clearMocks: true,
     restoreMocks: true,
   };

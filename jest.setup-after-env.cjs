@@ -1,10 +1,15 @@
 // Runs after the test framework is installed, so Testing Library still registers its cleanup after each test.
 // findBy* and waitFor wait up to 5 s instead of 1 s: on a busy 2-core CI machine antd renders slowly in jsdom and
 // the edit forms come as chunks of their own.
+/* global expect */
+const path = require('node:path');
+
 if (typeof window !== 'undefined') {
   let testingLibrary;
   try {
-    testingLibrary = require(require.resolve('@testing-library/react', { paths: [process.cwd()] }));
+    // From the test file's folder: each package configures its own copy (the root run's cwd has none).
+    const from = path.dirname(expect.getState().testPath);
+    testingLibrary = require(require.resolve('@testing-library/react', { paths: [from] }));
   } catch {
     // a package without Testing Library
   }

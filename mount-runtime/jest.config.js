@@ -1,3 +1,3 @@
 import { jestConfig } from '../jest.base.js';
 
-export default jestConfig();
+export default jestConfig(import.meta.dirname);

@@ -1,5 +1,5 @@
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import { createApiClient, type AccessTokenGetter, type ApiClient, type RenewSession } from './api-client.js';
+import { createContext, useContext, type ReactNode } from 'react';
+import type { AccessTokenGetter, ApiClient, RenewSession } from './api-client.js';
 
 /** The signed-in user, from the ID token's claims (spec section 3). */
 export interface PortalUser {
@@ -19,6 +19,11 @@ export interface PortalAuth {
   getAccessToken: AccessTokenGetter;
   /** Base URL of the account API ('' for the page's origin). */
   apiBaseUrl: string;
+  /**
+   * The session's one API client (on `apiBaseUrl`, `getAccessToken`, `renewSession` and `onSessionEnded`): every
+   * call of the page goes through it (`useApiClient()`).
+   */
+  apiClient: ApiClient;
   /** Base URL of the flag images. */
   flagBaseUrl: string;
   /** Fetches fresh claims from the identity provider after the user changed them. */
@@ -61,17 +66,7 @@ export function useAuth(): PortalAuth {
   return auth;
 }
 
-/** The API client for the current auth, rebuilt only when the base URL or token source changes. */
+/** The API client of the signed-in session (the one `useSignedInSession` built). */
 export function useApiClient(): ApiClient {
-  const { apiBaseUrl, getAccessToken, onSessionEnded, renewSession } = useAuth();
-  return useMemo(
-    () =>
-      createApiClient({
-        baseUrl: apiBaseUrl,
-        getAccessToken,
-        ...(onSessionEnded ? { onSessionEnded } : {}),
-        ...(renewSession ? { renewSession } : {}),
-      }),
-    [apiBaseUrl, getAccessToken, onSessionEnded, renewSession],
-  );
+  return useAuth().apiClient;
 }

@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { AuthProvider, type PortalAuth } from 'shared-auth';
+import { AuthProvider, createApiClient, type PortalAuth } from 'shared-auth';
 import { PortalThemeProvider } from 'shared-ui';
 
 /**
@@ -8,6 +8,8 @@ import { PortalThemeProvider } from 'shared-ui';
  * Alice, a non-federated user; `overrides` changes what a test varies. Returns the auth the page got.
  */
 export function renderSignedIn(page: ReactElement, overrides: Partial<PortalAuth> = {}): PortalAuth {
+  const getAccessToken = overrides.getAccessToken ?? (() => 'token');
+  const apiBaseUrl = overrides.apiBaseUrl ?? '';
   const auth: PortalAuth = {
     user: {
       sub: '00u1alice',
@@ -18,8 +20,9 @@ export function renderSignedIn(page: ReactElement, overrides: Partial<PortalAuth
       country: 'GB',
     },
     isFederated: false,
-    getAccessToken: () => 'token',
-    apiBaseUrl: '',
+    getAccessToken,
+    apiBaseUrl,
+    apiClient: createApiClient({ baseUrl: apiBaseUrl, getAccessToken }),
     flagBaseUrl: '/flags/4x3',
     refreshUser: jest.fn(() => Promise.resolve()),
     ...overrides,

@@ -17,7 +17,7 @@ const reauthenticateMock = jest.mocked(reauthenticate);
 const MASKED = 'a....e@example.com';
 const DATE = '2026-03-07T12:00:00.000Z';
 const BOTH: ChallengeResponse['activeFactorsData'] = { googleAuth: {}, email: { maskedEmail: MASKED } };
-const invalid = () => new ApiError(INVALID_CODE_ERROR, 400);
+const invalid = () => new ApiError(INVALID_CODE_ERROR, 400, 'invalid_code');
 const STEP_UP_STORAGE_KEY = stepUpStorageKey('00u1alice');
 
 function renderPage(overrides: Partial<PortalAuth> = {}) {
@@ -351,7 +351,9 @@ describe('factors page', () => {
     stepUp.getChallenge
       .mockResolvedValueOnce({ challengeUser: false, activeFactorsData: BOTH })
       .mockResolvedValueOnce({ challengeUser: true, activeFactorsData: BOTH });
-    api.getDetails.mockRejectedValue(new ApiError('Step-up verification required: verify first', 403));
+    api.getDetails.mockRejectedValue(
+      new ApiError('Step-up verification required: verify first', 403, 'step_up_required'),
+    );
     renderPage();
     expect(await screen.findByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
     expect(stepUp.getChallenge).toHaveBeenCalledTimes(2);
@@ -431,6 +433,7 @@ describe('enrolment', () => {
         new ApiError(
           'A code was sent less than 30 seconds ago. Wait 20 seconds before asking for another.',
           429,
+          'rate_limited',
         ),
         { retryAfterSeconds: 20 },
       ),
@@ -538,7 +541,9 @@ describe("Confirm it's you (the first factor needs the password again)", () => {
     api.enrollGoogle.mockRejectedValueOnce(reauthRequired()).mockResolvedValueOnce(QR);
     reauthenticateMock
       .mockRejectedValueOnce(new ApiError('The password is not correct.', 400))
-      .mockRejectedValueOnce(new ApiError('Too many wrong current passwords. Try again in 15 minutes.', 429))
+      .mockRejectedValueOnce(
+        new ApiError('Too many wrong current passwords. Try again in 15 minutes.', 429, 'rate_limited'),
+      )
       .mockResolvedValueOnce(undefined);
     renderPage();
     await switchOn('Verification with Authenticator app');

@@ -13,7 +13,10 @@ function withRetryAfter(error: ApiError, seconds: number): ApiError {
 
 describe('classifyFailure', () => {
   it('a 429 keeps the server text, which says how long to wait', () => {
-    const error = withRetryAfter(new ApiError('Too many wrong codes. Try again in 2 minutes.', 429), 120);
+    const error = withRetryAfter(
+      new ApiError('Too many wrong codes. Try again in 2 minutes.', 429, API_ERROR_CODES.rateLimited),
+      120,
+    );
     expect(classifyFailure(error)).toEqual({
       kind: 'throttled',
       message: 'Too many wrong codes. Try again in 2 minutes.',
@@ -33,23 +36,25 @@ describe('classifyFailure', () => {
     });
   });
 
-  it('a 403 step_up_required, by its code or (older servers) its text', () => {
+  it('a 403 step_up_required, by its code (never its text)', () => {
     expect(classifyFailure(new ApiError('x', 403, API_ERROR_CODES.stepUpRequired)).kind).toBe(
       'step_up_required',
     );
-    expect(isStepUpRequired(new ApiError(`${STEP_UP_REQUIRED_ERROR}: verify first`, 403))).toBe(true);
-    expect(isStepUpRequired(new ApiError(`${STEP_UP_REQUIRED_ERROR}: verify first`, 400))).toBe(false);
+    expect(isStepUpRequired(new ApiError(`${STEP_UP_REQUIRED_ERROR}: verify first`, 403))).toBe(false);
+    expect(isStepUpRequired(new ApiError('x', 400, API_ERROR_CODES.stepUpRequired))).toBe(false);
     expect(isStepUpRequired(new Error('Step-up verification required'))).toBe(false);
   });
 
-  it('a 403 reauthentication_required, by its code or its text', () => {
+  it('a 403 reauthentication_required, by its code (never its text)', () => {
     expect(isReauthenticationRequired(new ApiError('x', 403, API_ERROR_CODES.reauthenticationRequired))).toBe(
       true,
     );
     expect(
       isReauthenticationRequired(new ApiError(`${REAUTHENTICATION_REQUIRED_ERROR}: enter it`, 403)),
-    ).toBe(true);
-    expect(isReauthenticationRequired(new ApiError(REAUTHENTICATION_REQUIRED_ERROR, 400))).toBe(false);
+    ).toBe(false);
+    expect(isReauthenticationRequired(new ApiError('x', 400, API_ERROR_CODES.reauthenticationRequired))).toBe(
+      false,
+    );
     expect(isReauthenticationRequired(new ApiError('Forbidden', 403))).toBe(false);
   });
 
@@ -66,8 +71,8 @@ describe('classifyFailure', () => {
     expect(classifyFailure(new ApiError('x', 403, code))).toMatchObject({ proof: 'password' });
   });
 
-  it('a 400 wrong code, by its code or the spec text; other refusals and failures apart', () => {
-    expect(classifyFailure(new ApiError(INVALID_CODE_ERROR, 400)).kind).toBe('invalid_code');
+  it('a 400 wrong code, by its code (not the spec text); other refusals and failures apart', () => {
+    expect(classifyFailure(new ApiError(INVALID_CODE_ERROR, 400)).kind).toBe('refused');
     expect(classifyFailure(new ApiError('Wrong', 400, 'invalid_code')).kind).toBe('invalid_code');
     expect(classifyFailure(new ApiError('Email is not turned on', 409))).toEqual({
       kind: 'refused',

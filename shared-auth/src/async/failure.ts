@@ -1,4 +1,4 @@
-import { isApiError, type ApiErrorCode, type ReauthenticationProof } from 'shared-auth';
+import { API_ERROR_CODES, isApiError, type ReauthenticationProof } from 'shared-auth';
 
 /**
  * What a failed call means to a page, decided once for every remote:
@@ -18,18 +18,6 @@ export type CallFailure =
   | { kind: 'refused'; status: number; message: string }
   | { kind: 'failed'; status: number; message: string };
 
-/*
- * The contract's codes and texts, here as values checked against it by type: shared-auth comes from the shell at
- * run time, and a shell built before the codes existed has no API_ERROR_CODES to read. The texts are checked too,
- * for servers (and shells' ApiErrors) from before the codes.
- */
-const STEP_UP_REQUIRED: ApiErrorCode = 'step_up_required';
-const STEP_UP_REQUIRED_TEXT = 'Step-up verification required';
-const REAUTHENTICATION_REQUIRED: ApiErrorCode = 'reauthentication_required';
-const REAUTHENTICATION_REQUIRED_TEXT = "Confirm it's you";
-const INVALID_CODE = 'invalid_code';
-const INVALID_CODE_TEXT = 'ERROR: invalid code';
-
 /** The wait a 429 asked for, when the client read its Retry-After header (seconds). */
 function retryAfterOf(error: object): number | undefined {
   const value = (error as { retryAfterSeconds?: unknown }).retryAfterSeconds;
@@ -48,16 +36,19 @@ export function describeWait(seconds: number): string {
   return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 }
 
-/** The client's own text for an answer without a server text ('The account service answered 429'). */
-const isClientText = (message: string) => message.startsWith('The account service ');
-
-function throttled(message: string, retryAfterSeconds: number | undefined): CallFailure {
-  // The server's 429 texts say how long to wait; a bare 429 (a proxy's, say) gets the wait from Retry-After.
-  const text = !isClientText(message)
-    ? message
-    : retryAfterSeconds
-      ? `Too many attempts. Try again in ${describeWait(retryAfterSeconds)}.`
-      : 'Too many attempts. Wait a moment and try again.';
+function throttled(
+  code: string | undefined,
+  message: string,
+  retryAfterSeconds: number | undefined,
+): CallFailure {
+  // The server's 429 (rate_limited) texts say how long to wait; a bare 429 (a proxy's, say), which carries the
+  // client's own text and no code, gets the wait from Retry-After.
+  const text =
+    code === API_ERROR_CODES.rateLimited
+      ? message
+      : retryAfterSeconds
+        ? `Too many attempts. Try again in ${describeWait(retryAfterSeconds)}.`
+        : 'Too many attempts. Wait a moment and try again.';
   return { kind: 'throttled', message: text, retryAfterSeconds };
 }
 
@@ -68,16 +59,12 @@ export function classifyFailure(error: unknown): CallFailure {
     return { kind: 'failed', status: 0, message };
   }
   const { status, code, message } = error;
-  if (status === 429) return throttled(message, retryAfterOf(error));
-  if (status === 403 && (code === STEP_UP_REQUIRED || message.startsWith(STEP_UP_REQUIRED_TEXT)))
-    return { kind: 'step_up_required', message };
-  if (
-    status === 403 &&
-    (code === REAUTHENTICATION_REQUIRED || message.startsWith(REAUTHENTICATION_REQUIRED_TEXT))
-  )
+  // A refusal's meaning is its code, never its text (the text is for the user).
+  if (status === 429) return throttled(code, message, retryAfterOf(error));
+  if (status === 403 && code === API_ERROR_CODES.stepUpRequired) return { kind: 'step_up_required', message };
+  if (status === 403 && code === API_ERROR_CODES.reauthenticationRequired)
     return { kind: 'reauthentication_required', message, proof: proofOf(error) };
-  if (status === 400 && (code === INVALID_CODE || message === INVALID_CODE_TEXT))
-    return { kind: 'invalid_code', message };
+  if (status === 400 && code === API_ERROR_CODES.invalidCode) return { kind: 'invalid_code', message };
   if (status >= 400 && status < 500) return { kind: 'refused', status, message };
   return { kind: 'failed', status, message };
 }

@@ -38,7 +38,8 @@ export type CallResult<C extends ApiCall> = C['okMeansDone'] extends true
   ? z.output<C['response']> | undefined
   : z.output<C['response']>;
 
-export type Caller<C extends ApiCall> = (
+/** A function that sends one declared call through a client (`contractCallerOf`); not the server's `Caller`. */
+export type ContractCaller<C extends ApiCall> = (
   client: ApiRequester,
   input: CallInput<C>,
   options?: CallOptions,
@@ -90,17 +91,17 @@ export async function callApi<C extends ApiCall>(
 }
 
 /** One typed caller of a declared call. */
-export function callerOf<C extends ApiCall>(call: C): Caller<C> {
+export function contractCallerOf<C extends ApiCall>(call: C): ContractCaller<C> {
   return (client, input, options) => callApi(client, call, input, options);
 }
 
-type CallersOf<T> = { [K in keyof T]: T[K] extends ApiCall ? Caller<T[K]> : CallersOf<T[K]> };
+type CallersOf<T> = { [K in keyof T]: T[K] extends ApiCall ? ContractCaller<T[K]> : CallersOf<T[K]> };
 
 function callersOf<T extends object>(calls: T): CallersOf<T> {
   return Object.fromEntries(
     Object.entries(calls).map(([name, value]: [string, ApiCall | object]) => [
       name,
-      'method' in value ? callerOf(value as ApiCall) : callersOf(value),
+      'method' in value ? contractCallerOf(value as ApiCall) : callersOf(value),
     ]),
   ) as CallersOf<T>;
 }

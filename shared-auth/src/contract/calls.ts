@@ -17,6 +17,7 @@ import {
 import { passwordChangeRequestSchema, passwordChangeResponseSchema } from './password.js';
 import { isFederatedResponseSchema, profileUpdateResponseSchema, profileUpdateSchema } from './profile.js';
 import { settingsSchema } from './settings.js';
+import { SETTINGS_PATH } from './settings-path.js';
 import {
   challengeResponseSchema,
   reauthenticateBodySchema,
@@ -27,6 +28,12 @@ import {
 
 // opt-in, opt-out and enroll carry no payload in the spec; an empty JSON object is accepted too.
 const noBody = z.object({}).nullish();
+
+/** What each factor's enroll answers: a secret to scan, or a code sent (one entry per factor name). */
+const ENROLL_RESPONSE_SCHEMAS = {
+  googleAuth: googleEnrollResponseSchema,
+  email: emailEnrollResponseSchema,
+} as const satisfies Record<FactorName, z.ZodType>;
 
 /** The 2-step factor calls of one factor: /api/multifactor/{googleauth|email}/:sub/… (spec section 7). */
 function multifactorCallsOf<const F extends FactorName>(factor: F) {
@@ -39,11 +46,7 @@ function multifactorCallsOf<const F extends FactorName>(factor: F) {
       path: `${base}/enroll`,
       params: subParamsSchema,
       body: noBody,
-      response: (factor === 'googleAuth'
-        ? googleEnrollResponseSchema
-        : emailEnrollResponseSchema) as F extends 'googleAuth'
-        ? typeof googleEnrollResponseSchema
-        : typeof emailEnrollResponseSchema,
+      response: ENROLL_RESPONSE_SCHEMAS[factor],
       errors: [
         ...guarded,
         'reauthenticationRequired',
@@ -105,7 +108,7 @@ export type MultifactorAction = keyof ReturnType<typeof multifactorCallsOf>;
 export const apiCalls = {
   settings: defineCall({
     method: 'GET',
-    path: '/api/clientConfiguration/getSettings',
+    path: SETTINGS_PATH,
     response: settingsSchema,
     public: true,
     errors: [],

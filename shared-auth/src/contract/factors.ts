@@ -8,6 +8,12 @@ export const factorNameSchema = z.enum(['googleAuth', 'email']);
 export type FactorName = z.infer<typeof factorNameSchema>;
 export const FACTOR_NAMES: readonly FactorName[] = factorNameSchema.options;
 
+/** What the portal calls each factor in its answers and notices: the one table of the factors' labels. */
+export const FACTOR_LABELS = {
+  googleAuth: 'Google Authenticator',
+  email: 'Email verification',
+} as const satisfies Record<FactorName, string>;
+
 /** The factor's segment in /api/multifactor/{googleauth|email}/{sub}/… (spec section 7). */
 export const MULTIFACTOR_PATH_SEGMENTS = {
   googleAuth: 'googleauth',

@@ -11,6 +11,7 @@ export * from './password-policy.js';
 export * from './paths.js';
 export * from './profile.js';
 export * from './settings.js';
+export * from './settings-path.js';
 export * from './stepup.js';
 export * from './remotes.js';
 export type * from './mount.js';

@@ -26,7 +26,8 @@ const noRefresh = () => Promise.resolve();
 
 /**
  * The signed-in session every page reads (`AuthProvider`'s value), the same in the shell and in a mounted
- * remote: the user from the claims, and the federated flag. Undefined until the flag is known.
+ * remote: the user from the claims, the federated flag, and the one API client every call of the session goes
+ * through (the federated question included). Undefined until the flag is known.
  */
 export function useSignedInSession({
   claims,
@@ -60,6 +61,7 @@ export function useSignedInSession({
             isFederated,
             getAccessToken,
             apiBaseUrl,
+            apiClient: client,
             flagBaseUrl,
             refreshUser,
             ...(onSessionEnded ? { onSessionEnded } : {}),
@@ -71,6 +73,7 @@ export function useSignedInSession({
       isFederated,
       getAccessToken,
       apiBaseUrl,
+      client,
       flagBaseUrl,
       refreshUser,
       onSessionEnded,

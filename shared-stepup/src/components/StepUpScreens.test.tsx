@@ -3,6 +3,7 @@ import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-eve
 import {
   ApiError,
   AuthProvider,
+  createApiClient,
   INVALID_CODE_ERROR,
   type ChallengeResponse,
   type PortalAuth,
@@ -28,6 +29,7 @@ function auth(sub: string, email: string): PortalAuth {
     isFederated: false,
     getAccessToken: () => 'token',
     apiBaseUrl: '',
+    apiClient: createApiClient({ baseUrl: '', getAccessToken: () => 'token' }),
     flagBaseUrl: '/flags/4x3',
     refreshUser: () => Promise.resolve(),
   };
@@ -118,7 +120,7 @@ describe('StepUpScreens', () => {
 
 describe('StepUpScreens: what a failed verify says', () => {
   it.each([
-    ['a wrong code', new ApiError(INVALID_CODE_ERROR, 400), 'Invalid verification code'],
+    ['a wrong code', new ApiError(INVALID_CODE_ERROR, 400, 'invalid_code'), 'Invalid verification code'],
     [
       'a wrong code (by its code)',
       new ApiError('Wrong code', 400, 'invalid_code'),
@@ -126,7 +128,7 @@ describe('StepUpScreens: what a failed verify says', () => {
     ],
     [
       'too many tries',
-      new ApiError('Too many wrong codes. For your security, try again in 15 minutes.', 429),
+      new ApiError('Too many wrong codes. For your security, try again in 15 minutes.', 429, 'rate_limited'),
       'Too many wrong codes. For your security, try again in 15 minutes.',
     ],
     [
@@ -155,7 +157,7 @@ describe('StepUpScreens: what a failed verify says', () => {
   });
 
   it("the email screen's wrong code has its own text", async () => {
-    verifyMock.mockRejectedValue(new ApiError(INVALID_CODE_ERROR, 400));
+    verifyMock.mockRejectedValue(new ApiError(INVALID_CODE_ERROR, 400, 'invalid_code'));
     storeScreen('EMAIL_VERIFY');
     render(screens(ALICE));
     await userEvent.type(screen.getByLabelText('Enter authentication code'), ' 123456 ');
@@ -226,6 +228,7 @@ describe('StepUpScreens: email code', () => {
         new ApiError(
           'A code was sent less than 30 seconds ago. Wait 12 seconds before asking for another.',
           429,
+          'rate_limited',
         ),
         { retryAfterSeconds: 12 },
       ),

@@ -263,7 +263,9 @@ describe('PasswordPage', () => {
     });
 
     it("shows the Error view on the server's generic error", async () => {
-      changePasswordMock.mockRejectedValue(new ApiError('An error happened during password change', 500));
+      changePasswordMock.mockRejectedValue(
+        new ApiError('An error happened during password change', 500, 'internal_error'),
+      );
       await openChange();
       await fillValidForm();
       await userEvent.click(saveButton());
@@ -275,7 +277,9 @@ describe('PasswordPage', () => {
     });
 
     it('Try again leaves the Error view for the Initial view, with the focus on Change Password', async () => {
-      changePasswordMock.mockRejectedValue(new ApiError('An error happened during password change', 500));
+      changePasswordMock.mockRejectedValue(
+        new ApiError('An error happened during password change', 500, 'internal_error'),
+      );
       await openChange();
       await fillValidForm();
       await userEvent.click(saveButton());
@@ -311,7 +315,7 @@ describe('PasswordPage', () => {
 
     it('shows the throttle text the same way', async () => {
       changePasswordMock.mockRejectedValue(
-        new ApiError('Too many wrong current passwords. Try again in 15 minutes.', 429),
+        new ApiError('Too many wrong current passwords. Try again in 15 minutes.', 429, 'rate_limited'),
       );
       await openChange();
       await fillValidForm();
@@ -431,15 +435,16 @@ describe('PasswordPage', () => {
       expect(getChallengeMock).toHaveBeenCalledTimes(2);
     });
 
-    it('recognises the step-up refusal of a server that sends only its text', async () => {
-      changePasswordMock.mockRejectedValueOnce(new ApiError(STEP_UP_TEXT, 403)).mockResolvedValueOnce();
-      getChallengeMock.mockResolvedValue({ challengeUser: false, activeFactorsData: { googleAuth: {} } });
+    it('goes by the step_up_required code, not the text: the text alone is a refusal like any other', async () => {
+      changePasswordMock.mockRejectedValueOnce(new ApiError(STEP_UP_TEXT, 403));
       await openChange();
       await fillValidForm();
       await userEvent.click(saveButton());
-      // The check says no challenge is needed any more (verified in another tab): the change goes again.
-      expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
-      expect(changePasswordMock).toHaveBeenCalledTimes(2);
+      expect(await screen.findByRole('dialog', { name: 'Changes could not be saved' })).toHaveTextContent(
+        STEP_UP_TEXT,
+      );
+      expect(getChallengeMock).not.toHaveBeenCalled();
+      expect(changePasswordMock).toHaveBeenCalledTimes(1);
     });
   });
 });

@@ -123,7 +123,9 @@ describe('passwordPageReducer', () => {
 
 describe('actionForSaveFailure', () => {
   it("sends the server's generic error to the Error view", () => {
-    expect(actionForSaveFailure(new ApiError('An error happened during password change', 500))).toEqual({
+    expect(
+      actionForSaveFailure(new ApiError('An error happened during password change', 500, 'internal_error')),
+    ).toEqual({
       type: 'SAVE_ERRORED',
     });
   });
@@ -134,7 +136,9 @@ describe('actionForSaveFailure', () => {
       error: 'The current password is not correct.',
     });
     expect(
-      actionForSaveFailure(new ApiError('Too many wrong current passwords. Try again in 15 minutes.', 429)),
+      actionForSaveFailure(
+        new ApiError('Too many wrong current passwords. Try again in 15 minutes.', 429, 'rate_limited'),
+      ),
     ).toEqual({ type: 'SAVE_REFUSED', error: 'Too many wrong current passwords. Try again in 15 minutes.' });
     // A 429 without the server's text says the Retry-After wait (the shared reading of a 429).
     expect(
@@ -148,7 +152,7 @@ describe('actionForSaveFailure', () => {
     });
   });
 
-  it('starts the step-up check on a 403 with the step_up_required code, or its text from older servers', () => {
+  it('starts the step-up check on a 403 with the step_up_required code, never on its text alone', () => {
     expect(actionForSaveFailure(new ApiError(STEP_UP_TEXT, 403, 'step_up_required'))).toEqual({
       type: 'STEP_UP_REQUIRED',
       error: STEP_UP_TEXT,
@@ -158,7 +162,7 @@ describe('actionForSaveFailure', () => {
       error: 'Verify first.',
     });
     expect(actionForSaveFailure(new ApiError(STEP_UP_TEXT, 403))).toEqual({
-      type: 'STEP_UP_REQUIRED',
+      type: 'SAVE_REFUSED',
       error: STEP_UP_TEXT,
     });
     expect(

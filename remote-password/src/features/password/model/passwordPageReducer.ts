@@ -1,9 +1,4 @@
-import {
-  isApiError,
-  PASSWORD_CHANGE_GENERIC_ERROR,
-  type ActiveFactorsData,
-  type ChallengeResponse,
-} from 'shared-auth';
+import { API_ERROR_CODES, isApiError, type ActiveFactorsData, type ChallengeResponse } from 'shared-auth';
 import { classifyFailure } from 'shared-auth/async';
 
 /**
@@ -95,12 +90,12 @@ export function passwordPageReducer(state: PasswordPageState, action: PasswordPa
 
 /**
  * What a failed save means (spec section 8): a 403 asking for step-up starts the step-up check; the server's
- * generic text leads to the Error view; any other refusal (its `error` text, the wait of a 429, or a transport
- * failure the client describes) is shown in the dialog. A failure that is no answer of the API at all (a bug) is
- * unexpected too.
+ * generic error (internal_error, whose text is the spec's generic one) leads to the Error view; any other refusal
+ * (its `error` text, the wait of a 429, or a transport failure the client describes) is shown in the dialog. A
+ * failure that is no answer of the API at all (a bug) is unexpected too.
  */
 export function actionForSaveFailure(error: unknown): PasswordPageAction {
-  if (!isApiError(error) || error.message === PASSWORD_CHANGE_GENERIC_ERROR) return { type: 'SAVE_ERRORED' };
+  if (!isApiError(error) || error.code === API_ERROR_CODES.internalError) return { type: 'SAVE_ERRORED' };
   const failure = classifyFailure(error);
   if (failure.kind === 'step_up_required') return { type: 'STEP_UP_REQUIRED', error: failure.message };
   return { type: 'SAVE_REFUSED', error: failure.message };

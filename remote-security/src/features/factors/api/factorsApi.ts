@@ -1,7 +1,6 @@
 import {
   apiCallers,
   API_ERROR_CODES,
-  INVALID_CODE_ERROR,
   isApiError,
   type ApiClient,
   type CallOptions,
@@ -37,14 +36,9 @@ export async function enrollEmail(client: ApiClient, sub: string, options: CallO
 
 export type ActivateResult = { ok: true; status: FactorStatusResponse } | { ok: false };
 
-/**
- * A wrong code: the `invalid_code` refusal, or (from a server of the spec, which sends no codes) its text
- * 'ERROR: invalid code'.
- */
+/** A wrong code: the `invalid_code` refusal (its text is the spec's 'ERROR: invalid code'). */
 function isWrongCode(error: unknown): boolean {
-  if (!isApiError(error)) return false;
-  if (error.code !== undefined) return error.code === API_ERROR_CODES.invalidCode;
-  return error.message === INVALID_CODE_ERROR;
+  return isApiError(error) && error.code === API_ERROR_CODES.invalidCode;
 }
 
 /** `{ ok: false }` for a wrong code; any other failure throws. */

@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react';
 import type { FormEvent, ReactNode } from 'react';
-import { ApiError, AuthProvider, type PortalAuth } from 'shared-auth';
+import { ApiError, AuthProvider, createApiClient, type PortalAuth } from 'shared-auth';
 import * as factorsApi from '../api/factorsApi.js';
 import type { ReauthenticationGuard } from '../hooks/useReauthentication.js';
 import { useCodeActivation } from './useCodeActivation.js';
@@ -20,6 +20,7 @@ const auth: PortalAuth = {
   isFederated: false,
   getAccessToken: () => 'token',
   apiBaseUrl: '',
+  apiClient: createApiClient({ baseUrl: '', getAccessToken: () => 'token' }),
   flagBaseUrl: '/flags/4x3',
   refreshUser: () => Promise.resolve(),
 };
@@ -77,7 +78,7 @@ describe('useCodeActivation', () => {
     await act(() => result.current.verify(submit));
     expect(result.current.error).toBe('Invalid verification code');
     api.activate.mockRejectedValueOnce(
-      new ApiError('Too many wrong codes. For your security, try again in 5 minutes.', 429),
+      new ApiError('Too many wrong codes. For your security, try again in 5 minutes.', 429, 'rate_limited'),
     );
     await act(() => result.current.verify(submit));
     expect(result.current.error).toBe('Too many wrong codes. For your security, try again in 5 minutes.');

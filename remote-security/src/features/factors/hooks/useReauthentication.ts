@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { isApiError, useApiClient, useAuth, type ApiErrorCode } from 'shared-auth';
+import { API_ERROR_CODES, isApiError, useApiClient, useAuth } from 'shared-auth';
 import { classifyFailure, useCall } from 'shared-auth/async';
 import type { FactorKind } from '../model/enrolment.js';
 import { reauthenticate } from '../api/reauthenticate.js';
@@ -18,9 +18,6 @@ type Outcome =
   | { type: 'FAILED'; error: unknown };
 
 const CANCELLED: Outcome = { type: 'ENDED', reason: 'CANCELLED' };
-
-// A value checked against the contract by type: a shell built before the codes has no API_ERROR_CODES to read.
-const NO_LOCAL_PASSWORD: ApiErrorCode = 'no_local_password';
 
 /** The text when the new sign-in could not start (the identity provider unreachable). */
 export const SIGN_IN_AGAIN_FAILED = 'The sign-in service could not be reached. Please try again.';
@@ -98,7 +95,7 @@ export function useReauthentication() {
         if (failure.kind === 'throttled' || (failure.kind === 'refused' && failure.status === 400)) {
           // A wrong password, or too many (with the wait): the text under the field, and the user tries again.
           dispatch({ type: 'REFUSED', error: failure.message });
-        } else if (isApiError(outcome.error) && outcome.error.code === NO_LOCAL_PASSWORD) {
+        } else if (isApiError(outcome.error) && outcome.error.code === API_ERROR_CODES.noLocalPassword) {
           // The server cannot check passwords (Okta mode, from before `proof`): a new sign-in is the proof.
           dispatch({ type: 'PASSWORD_UNCHECKABLE' });
         } else {
