@@ -32,6 +32,27 @@ const SERVER_DOMAINS = [
   'throttles',
 ];
 
+/**
+ * The server's layers, bottom to top (docs/architecture.md draws them): a folder of server/src imports its own
+ * files and folders of lower layers only, never a higher layer nor another folder of its own layer, so the
+ * folders form no cycle. '.' stands for the files directly in server/src: the app and the programs (server.ts,
+ * directory-cli.ts), which compose every layer.
+ */
+export const SERVER_LAYERS = [
+  ['config'],
+  ['crypto', 'http'],
+  ['db'],
+  ['storage'],
+  ['mail', 'throttles', 'directory', 'keys'],
+  ['notifications', 'identity'],
+  ['auth'],
+  ['factors'],
+  ['oidc'],
+  ['password'],
+  ['plugins', 'routes'],
+  ['static-host', '.'],
+];
+
 /** Where a repo-relative path sits: its package and, inside src/, its top folder and feature. */
 function locate(repoPath) {
   const [pkg = '', ...rest] = repoPath.split('/');
@@ -53,6 +74,36 @@ function target(importerPath, specifier) {
   return WORKSPACE.has(name) ? { ...locate(name), byName: true } : undefined;
 }
 
+/** The layer (0 = the bottom) and folder of a file inside server/src; the layer is undefined for an unlisted folder. */
+function serverPlace(inPackage) {
+  const inSrc = inPackage.slice('src/'.length);
+  const folder = /^([^/]+)\//.exec(inSrc)?.[1] ?? '.';
+  const layer = SERVER_LAYERS.findIndex((folders) => folders.includes(folder));
+  return { folder, layer: layer === -1 ? undefined : layer };
+}
+
+/** How a message names a server folder and its layer. */
+function describePlace({ folder, layer }) {
+  const name = folder === '.' ? 'src/*.ts' : `src/${folder}`;
+  return layer === undefined
+    ? `${name} (in no layer)`
+    : `${name} (layer ${layer + 1}: ${SERVER_LAYERS[layer].join(', ')})`;
+}
+
+/** Why this import inside server/src breaks the layer order, or undefined when it goes down (or stays home). */
+function serverLayerViolation(from, to) {
+  const importer = serverPlace(from.inPackage);
+  const imported = serverPlace(to.inPackage);
+  if (importer.folder === imported.folder) return undefined;
+  const both = `${describePlace(importer)} imports ${describePlace(imported)}`;
+  if (importer.layer === undefined || imported.layer === undefined) {
+    return `${both}: add the folder to SERVER_LAYERS (eslint.boundaries.js) at its place in the server's layers`;
+  }
+  if (imported.layer > importer.layer) return `${both}: a lower layer never imports a higher one`;
+  if (imported.layer === importer.layer) return `${both}: folders of one layer do not import each other`;
+  return undefined;
+}
+
 /** Why importing `to` from `from` crosses a boundary, or undefined when it does not. */
 function violation(from, to) {
   if (from.pkg === to.pkg && !to.byName) {
@@ -64,6 +115,9 @@ function violation(from, to) {
     }
     if (from.pkg === 'server' && SERVER_DOMAINS.includes(from.top ?? '') && to.top === 'routes') {
       return `server domain code (src/${from.top}) imports src/routes: routes call the domain, not the reverse`;
+    }
+    if (from.pkg === 'server' && from.inPackage.startsWith('src/') && to.inPackage.startsWith('src/')) {
+      return serverLayerViolation(from, to);
     }
     return undefined;
   }
@@ -89,7 +143,9 @@ function violation(from, to) {
 const imports = {
   meta: {
     type: 'problem',
-    docs: { description: 'Keeps the package and feature boundaries of docs/architecture.md' },
+    docs: {
+      description: "Keeps the package and feature boundaries and the server's layers of docs/architecture.md",
+    },
     schema: [
       {
         type: 'object',

@@ -56,7 +56,8 @@ export default tseslint.config(
   },
   {
     // The package picture of docs/architecture.md: no feature-to-feature imports inside a package, no remote imports
-    // another remote, only the shell knows the remotes (at run time), server domain code never imports routes.
+    // another remote, only the shell knows the remotes (at run time), server domain code never imports routes, and
+    // a server folder imports only folders of lower layers (SERVER_LAYERS).
     files: ['**/*.{ts,tsx,js,mjs,cjs}'],
     plugins: { boundaries },
     rules: {

@@ -6,32 +6,99 @@ import { defineConfig } from 'vitest/config';
 const conditions = ['portal-source'];
 
 /**
- * The whole suite runs twice, once per storage: project `sqlite` (the embedded default) and project `postgres`
- * (test/helpers.ts startApp gives each app a fresh PostgreSQL database; see test/support/postgres.ts). One
- * PostgreSQL serves the run: the global setup starts it (or uses TEST_DATABASE_URL) for both projects.
- * `vitest run --project sqlite` runs one of them. Both run the contract suite (test/contract/**) against the
- * embedded identity backend; project `okta` runs only the contract suite, against the Okta org stand-in (and the
- * end-to-end run of `pnpm okta:check` against it, test/okta-check-against-org.test.ts, which needs no database).
+ * Each layer of tests runs once, on what it tests:
+ * - `unit`: the files that build no storage (no app, no database): once, with no database server started;
+ * - `sqlite`: every file that builds an app or a database (HTTP, security, fuzz, domains), on SQLite;
+ * - `postgres`: what depends on the storage engine, on PostgreSQL: the storage conformance suite
+ *   (test/storage/**, also run on SQLite), the PostgreSQL HTTP smoke (test/storage/postgres-http.test.ts), the
+ *   contract suite (also run on SQLite), the PostgreSQL driver's own files and the files that test a store or the
+ *   migrations directly;
+ * - `okta`: the contract suite against the Okta org stand-in (and `pnpm okta:check` against it).
+ * `vitest run --project sqlite` runs one of them. scripts/storage-coverage.mjs checks that the postgres project
+ * still covers storage/ and db/ as much as the whole suite did on PostgreSQL.
  */
-function project(storage: 'sqlite' | 'postgres') {
+
+/** Files that build no storage: they run once, in `unit` (test/support/storage-kind.ts refuses them storage). */
+const UNIT_FILES = [
+  'test/architecture.test.ts',
+  'test/config.test.ts',
+  'test/config-remotes.test.ts',
+  'test/okta-check.test.ts',
+  'test/okta-identity.test.ts',
+  'test/okta-org-standin.test.ts',
+  'test/okta-settings.test.ts',
+  'test/settings-domain.test.ts',
+  'test/sql-in-storage.test.ts',
+  'test/static-host.test.ts',
+  'test/token-cache.test.ts',
+];
+
+/** Files of one engine: the PostgreSQL driver's, and what only a SQLite file has (its lock, its file modes). */
+const POSTGRES_ONLY_FILES = ['test/postgres-*.test.ts', 'test/storage/postgres-*.test.ts'];
+const SQLITE_ONLY_FILES = ['test/sqlite/**'];
+
+/** What runs on both engines: the conformance suite, the contract suite, the files that test stores directly. */
+const BOTH_ENGINES_FILES = [
+  'test/storage/**/*.test.ts',
+  'test/contract/**/*.test.ts',
+  'test/at-rest-migration.test.ts',
+  'test/at-rest.test.ts',
+  'test/directory.test.ts',
+  'test/key-ring.test.ts',
+  // It holds a test of PostgreSQL's write lock seen through the sign-in page.
+  'test/signin-hardening.test.ts',
+  'test/throttle.test.ts',
+  'test/totp-key.test.ts',
+];
+
+/** Run once, in project okta: a whole contract run in a child process. */
+const OKTA_ONLY_FILES = ['test/okta-check-against-org.test.ts'];
+
+const POSTGRES_SETUP = 'test/support/postgres-global-setup.ts';
+
+/** Argon2 hashing and RSA key generation (where a test still does them) are slow on 2 cores. */
+const timeouts = { testTimeout: 20_000, hookTimeout: 30_000 };
+
+function base(name: string, storage: 'none' | 'sqlite' | 'postgres') {
   return {
     resolve: { conditions },
     ssr: { resolve: { conditions } },
     test: {
-      name: storage,
+      name,
       environment: 'node' as const,
-      include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-      // What only a SQLite file has (its write lock held by another process, its files' modes): SQLite only.
-      exclude: [
-        ...(storage === 'postgres' ? ['test/sqlite/**'] : []),
-        // Run once, in project okta: a whole contract run in a child process.
-        'test/okta-check-against-org.test.ts',
-        'node_modules/**',
-      ],
       env: { PORTAL_TEST_STORAGE: storage },
-      // Argon2 hashing and RSA key generation make the first request of a file slow on 2 cores.
-      testTimeout: 20_000,
-      hookTimeout: 30_000,
+      ...timeouts,
+    },
+  };
+}
+
+function unitProject() {
+  const project = base('unit', 'none');
+  return { ...project, test: { ...project.test, include: UNIT_FILES } };
+}
+
+function sqliteProject() {
+  const project = base('sqlite', 'sqlite');
+  return {
+    ...project,
+    test: {
+      ...project.test,
+      include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+      exclude: [...UNIT_FILES, ...POSTGRES_ONLY_FILES, ...OKTA_ONLY_FILES, 'node_modules/**'],
+    },
+  };
+}
+
+function postgresProject() {
+  const project = base('postgres', 'postgres');
+  return {
+    ...project,
+    test: {
+      ...project.test,
+      include: [...BOTH_ENGINES_FILES, ...POSTGRES_ONLY_FILES],
+      exclude: [...SQLITE_ONLY_FILES, 'node_modules/**'],
+      // One PostgreSQL serves the project: started here (or TEST_DATABASE_URL), with the migrated template.
+      globalSetup: [POSTGRES_SETUP],
     },
   };
 }
@@ -42,13 +109,12 @@ function project(storage: 'sqlite' | 'postgres') {
  * in Okta mode the portal keeps only grants, throttles and notices, whichever storage holds them.
  */
 function oktaContractProject() {
-  const sqlite = project('sqlite');
+  const project = base('okta', 'sqlite');
   return {
-    ...sqlite,
+    ...project,
     test: {
-      ...sqlite.test,
-      name: 'okta',
-      include: ['test/contract/**/*.test.ts', 'test/okta-check-against-org.test.ts'],
+      ...project.test,
+      include: ['test/contract/**/*.test.ts', ...OKTA_ONLY_FILES],
       exclude: ['node_modules/**'],
       env: { PORTAL_TEST_STORAGE: 'sqlite', PORTAL_TEST_IDENTITY: 'okta' },
     },
@@ -78,10 +144,21 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    globalSetup: ['test/support/postgres-global-setup.ts'],
+    // Once per run, for every project: the test apps' pre-generated key material and SQLite template.
+    globalSetup: ['test/support/fixtures-global-setup.ts'],
+    // `pnpm test:storage-coverage`: what the postgres project covers of the persistence floor (scripts/storage-coverage.mjs).
+    coverage: {
+      provider: 'v8',
+      include: ['src/storage/**', 'src/db/**'],
+      reporter: ['text-summary', 'json-summary'],
+      reportsDirectory: 'coverage/postgres',
+      // A test that timed out on a busy machine must not hide the figures.
+      reportOnFailure: true,
+    },
     projects: [
-      project('sqlite'),
-      project('postgres'),
+      unitProject(),
+      sqliteProject(),
+      postgresProject(),
       oktaContractProject(),
       ...(process.env.OKTA_CHECK_DOMAIN ? [realOrgContractProject()] : []),
     ],

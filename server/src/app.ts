@@ -5,6 +5,7 @@ import type { AppConfig } from './config/index.js';
 import { secureDataDir } from './config/data-dir.js';
 import type { TrustProxy } from './config/env.js';
 import { loggerOptions } from './config/logger.js';
+import type { PasswordHashing } from './directory/directory.js';
 import authPlugin from './plugins/app/auth.js';
 import directoryPlugin from './plugins/app/directory.js';
 import factorsPlugin from './plugins/app/factors.js';
@@ -16,7 +17,7 @@ import providerPlugin from './plugins/app/provider.js';
 import storagePlugin from './plugins/app/storage.js';
 import errorsPlugin from './plugins/errors.js';
 import externalPlugins, { securityHeadersOf } from './plugins/external.js';
-import tokenVerificationPlugin from './plugins/token-verification.js';
+import tokenVerificationPlugin, { type TokenVerificationOptions } from './plugins/token-verification.js';
 import './plugins/types.js';
 import apiRoutes from './routes/api/index.js';
 import webRoutes from './routes/web.js';
@@ -26,6 +27,14 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** The clock of time-based limits (ms since the epoch), `app.now`; tests pass a fake one. */
   now?: () => number;
+  /*
+   * Tests only, never read from the environment: cheaper stand-ins for work production does in full. A test app
+   * takes the key ring's RSA keys from a pool made once per run, and hashes passwords with a cheap argon2id cost.
+   */
+  /** Makes the key ring's new signing keys instead of generating RSA keys. */
+  generateSigningKey?: TokenVerificationOptions['generateSigningKey'];
+  /** argon2id's cost for the passwords the directory hashes (default: production's). */
+  passwordHashing?: PasswordHashing;
 }
 
 /**
@@ -84,13 +93,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(errorsPlugin);
     // 2. One plugin per domain (plugins/app): storage first, each naming what it depends on.
     await app.register(storagePlugin);
-    await app.register(directoryPlugin);
+    await app.register(directoryPlugin, {
+      ...(options.passwordHashing ? { passwordHashing: options.passwordHashing } : {}),
+    });
     // Email (mailbox or SMTP), then the identity backend (embedded: it mails its own codes), the token checks and
     // the caller, notices to the account holder, 2-step factors, the password rules: the provider's sign-in step
     // uses them.
     await app.register(mailPlugin);
     await app.register(identityPlugin);
-    await app.register(tokenVerificationPlugin);
+    await app.register(tokenVerificationPlugin, {
+      ...(options.generateSigningKey ? { generateSigningKey: options.generateSigningKey } : {}),
+    });
     await app.register(authPlugin);
     await app.register(notificationsPlugin);
     await app.register(factorsPlugin);

@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { stopOnSignals } from './shutdown.js';
+import { stopOnSignals } from './http/shutdown.js';
 import { startupBanner } from './banner.js';
 import { ConfigError, loadConfig } from './config/index.js';
 import { existingDemoAccounts } from './directory/seed.js';

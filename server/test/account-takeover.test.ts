@@ -16,7 +16,7 @@ import {
   REAUTHENTICATION_WRONG_PASSWORD_ERROR,
 } from 'shared-auth/contract';
 import { describe, expect, it } from 'vitest';
-import { chainGrantKey, sessionGrantKey } from '../src/factors/grants.js';
+import { chainGrantKey, sessionGrantKey } from '../src/storage/grants.js';
 import { PASSWORD_CHANGE_LIMIT } from '../src/throttles/limits.js';
 import {
   CLIENT_ID,

@@ -1,9 +1,9 @@
 // The repository's own guards, beside the server's tests because vitest runs ESM natively (ESLint loads its flat
-// config with import()): the import boundaries of docs/architecture.md fail on a forbidden import, and every
-// "spec section N" cited anywhere exists in docs/spec/portal-spec.md.
+// config with import()): the import boundaries of docs/architecture.md fail on a forbidden import (the server's
+// layers among them), and every "spec section N" cited anywhere exists in docs/spec/portal-spec.md.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -146,6 +146,127 @@ describe('import boundaries (eslint.boundaries.js)', () => {
   ])('lets %s', async (_rule, file, specifiers) => {
     const code = specifiers.map((s, i) => `import * as m${i} from '${s}';\nexport { m${i} };`).join('\n');
     expect(await crossings(file, code)).toEqual([]);
+  });
+});
+
+describe('server layers (SERVER_LAYERS in eslint.boundaries.js)', () => {
+  let eslint: ESLint;
+  let layers: string[][];
+  beforeAll(async () => {
+    eslint = new ESLint({ cwd: ROOT });
+    // A computed specifier: the file is JavaScript, which the server's TypeScript does not type.
+    const boundaries = (await import(pathToFileURL(path.join(ROOT, 'eslint.boundaries.js')).href)) as {
+      SERVER_LAYERS: string[][];
+    };
+    layers = boundaries.SERVER_LAYERS;
+  });
+
+  /** The boundary messages for a file of server/src (path below it) that imports `specifiers`. */
+  async function crossings(file: string, specifiers: string[]): Promise<string[]> {
+    const code = specifiers.map((s, i) => `import * as m${i} from '${s}';\nexport { m${i} };`).join('\n');
+    const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, 'server/src', file) });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'boundaries/imports').map((m) => m.message);
+  }
+
+  it.each([
+    ['config reads the key ring', 'config/env.ts', '../keys/timeline.js', 'config', 'keys'],
+    ['a store reads the provider', 'storage/sealing.ts', '../oidc/adapter.js', 'storage', 'oidc'],
+    ['auth reads the plugins', 'auth/caller.ts', '../plugins/types.js', 'auth', 'plugins'],
+    [
+      'a nested file reads password',
+      'oidc/interactions/routes.ts',
+      '../../password/service.js',
+      'oidc',
+      'password',
+    ],
+    ['a domain reads the app', 'directory/directory.ts', '../app.js', 'directory', '*.ts'],
+    [
+      'a domain reads the storage composition',
+      'directory/seed.ts',
+      '../plugins/app/storage.js',
+      'directory',
+      'plugins',
+    ],
+  ])(
+    'fails when %s (%s → %s), naming both folders and their layers',
+    async (_case, file, specifier, from, to) => {
+      const [message, ...more] = await crossings(file, [specifier]);
+      expect(more).toEqual([]);
+      expect(message).toMatch(/^Import boundary: .*: a lower layer never imports a higher one/);
+      expect(message).toContain(`src/${from} (layer `);
+      expect(message).toContain(` imports src/${to} (layer `);
+    },
+  );
+
+  it('names a layer by its number from the bottom and its folders', async () => {
+    expect(await crossings('config/env.ts', ['../plugins/types.js'])).toEqual([
+      expect.stringContaining(
+        `src/config (layer 1: config) imports src/plugins (layer ${layers.findIndex((l) => l.includes('plugins')) + 1}: plugins, routes)`,
+      ),
+    ]);
+  });
+
+  it('fails when a folder imports another folder of its own layer', async () => {
+    expect(await crossings('mail/mailer.ts', ['../throttles/throttle.js'])).toEqual([
+      expect.stringContaining(
+        'src/mail (layer 5: mail, throttles, directory, keys) imports src/throttles (layer 5: mail, throttles, directory, keys): folders of one layer do not import each other',
+      ),
+    ]);
+  });
+
+  it('fails on a folder that is in no layer, either way', async () => {
+    expect(await crossings('reports/weekly.ts', ['../config/index.js'])).toEqual([
+      expect.stringContaining('src/reports (in no layer)'),
+    ]);
+    expect(await crossings('oidc/provider.ts', ['../reports/weekly.js'])).toEqual([
+      expect.stringContaining('add the folder to SERVER_LAYERS'),
+    ]);
+  });
+
+  it.each([
+    [
+      'a domain builds on lower layers and its own files',
+      'oidc/edge.ts',
+      [
+        '../http/storage-unavailable.js',
+        '../config/index.js',
+        '../storage/index.js',
+        '../throttles/request-windows.js',
+        './html.js',
+      ],
+    ],
+    [
+      'a nested file imports down',
+      'oidc/interactions/routes.ts',
+      ['../../factors/http.js', '../../auth/caller.js', '../provider.js'],
+    ],
+    [
+      'the app composes every layer',
+      'app.ts',
+      ['./plugins/errors.js', './routes/web.js', './config/index.js', './http/shutdown.js'],
+    ],
+    [
+      'routes call the domains',
+      'routes/api/profile/index.ts',
+      ['../../../auth/caller.js', '../../../http/register-call.js'],
+    ],
+    [
+      'the directory CLI (a program, beside server.ts) opens the storage as the app does',
+      'directory-cli.ts',
+      ['./plugins/app/open-storage.js', './directory/directory.js', './config/env.js'],
+    ],
+  ])('lets %s (%s)', async (_case, file, specifiers) => {
+    expect(await crossings(file, specifiers)).toEqual([]);
+  });
+
+  it('lists every folder of server/src once, and only folders that exist', () => {
+    const src = path.join(ROOT, 'server/src');
+    const folders = readdirSync(src, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const listed = layers.flat();
+    expect(new Set(listed).size).toBe(listed.length);
+    expect([...listed].sort()).toEqual(['.', ...folders].sort());
   });
 });
 

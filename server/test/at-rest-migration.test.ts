@@ -11,11 +11,11 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_FILE_NAME } from '../src/db/connection.js';
-import { migrations } from '../src/db/migrations/index.js';
-import { migratePostgres } from '../src/db/postgres.js';
-import { postgresMigrations } from '../src/db/postgres-migrations/index.js';
+import { migratePostgres } from '../src/db/migrate-postgres.js';
+import { postgresMigrations, sqliteMigrations } from '../src/db/migrations.js';
 import type { Sql } from '../src/db/sql.js';
-import { hashedId, openPayload } from '../src/oidc/adapter.js';
+import { hashedId } from '../src/storage/provider.js';
+import { openPayload } from '../src/storage/sealing.js';
 import {
   ALICE,
   authorizeUrl,
@@ -125,7 +125,7 @@ async function oldInstall(rows: OldRows): Promise<{ dataDir: string; env: Record
   if (!isPostgresProject()) {
     const db = new BetterSqlite3(path.join(dataDir, DB_FILE_NAME));
     db.pragma('journal_mode = WAL');
-    migrations.slice(0, SQLITE_BEFORE).forEach((migration) => migration.up(db));
+    sqliteMigrations.slice(0, SQLITE_BEFORE).forEach((migration) => migration.up(db));
     db.pragma(`user_version = ${SQLITE_BEFORE}`);
     for (const table of ['users', 'key_ring', 'oidc_payloads'] as const) insertSqlite(db, table, rows[table]);
     db.close();

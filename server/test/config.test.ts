@@ -144,7 +144,8 @@ describe('IDENTITY_BACKEND', () => {
   });
 
   it('okta needs the OKTA_* credentials, named when missing, and the key never echoed', () => {
-    expect(() => loadConfig({ SETTINGS_FILE: oktaSettings() })).toThrow(
+    // IDENTITY_BACKEND unset with no OKTA_* credentials is a Domain mismatch instead: settings-domain.test.ts.
+    expect(() => loadConfig({ SETTINGS_FILE: oktaSettings(), IDENTITY_BACKEND: 'okta' })).toThrow(
       /^The Okta identity backend needs OKTA_CLIENT_ID and OKTA_PRIVATE_KEY \(or OKTA_PRIVATE_KEY_FILE\)/,
     );
     expect(() =>

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SecretBox } from '../src/crypto/secret-box.js';
 import type { Database } from '../src/db/sql.js';
-import { runCli } from '../src/directory/cli.js';
+import { runCli } from '../src/directory-cli.js';
 import { Directory, DuplicateEmailError, newUserId } from '../src/directory/directory.js';
-import { SqlUserStore } from '../src/directory/store.js';
+import { SqlUserStore } from '../src/storage/users.js';
 import { DEMO_ACCOUNTS, seedDemoAccounts } from '../src/directory/seed.js';
-import { SqlProviderStore } from '../src/oidc/adapter.js';
+import { providerAdapter } from '../src/oidc/adapter.js';
+import { SqlProviderStore } from '../src/storage/provider.js';
 import { signIn, startApp } from './helpers.js';
 import { openProjectDatabase } from './support/postgres.js';
 
@@ -121,21 +122,21 @@ describe('provider storage', () => {
   it('stores, consumes, finds by uid, revokes by grant, lists an account’s grants and expires rows', async () => {
     const db = await freshDb();
     const store = new SqlProviderStore(db, { records: new SecretBox(randomBytes(32)) });
-    const tokens = store.adapterFor('RefreshToken');
+    const tokens = providerAdapter(store)('RefreshToken');
     await tokens.upsert(
       'rt1',
       { accountId: '00uA', grantId: 'g1', sessionUid: 's1', jti: 'rt1' } as never,
       60,
     );
     await tokens.upsert('rt2', { accountId: '00uA', grantId: 'g2', jti: 'rt2' } as never, 60);
-    await store.adapterFor('Session').upsert('sess', { uid: 'u1', accountId: '00uA' } as never, 60);
+    await providerAdapter(store)('Session').upsert('sess', { uid: 'u1', accountId: '00uA' } as never, 60);
     expect(await tokens.find('rt1')).toMatchObject({ grantId: 'g1', jti: 'rt1' });
     await tokens.consume('rt1');
     // Just rotated: still usable for the grace period (two tabs refreshing at once), consumed after it.
     expect(await tokens.find('rt1')).not.toHaveProperty('consumed');
     await db.run("UPDATE oidc_payloads SET consumed_at = consumed_at - 31 WHERE model = 'RefreshToken'");
     expect(await tokens.find('rt1')).toMatchObject({ consumed: expect.any(Number) });
-    expect(await store.adapterFor('Session').findByUid('u1')).toMatchObject({ accountId: '00uA' });
+    expect(await providerAdapter(store)('Session').findByUid('u1')).toMatchObject({ accountId: '00uA' });
     expect((await store.grantsOfAccount('00uA')).map((g) => g.grantId).sort()).toEqual(['g1', 'g2']);
     await tokens.revokeByGrantId('g1');
     expect(await tokens.find('rt1')).toBeUndefined();

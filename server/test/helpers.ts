@@ -1,13 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { decodeJwt, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig, type AppConfig } from '../src/config/index.js';
+import type { PasswordHashing } from '../src/directory/directory.js';
+import { pooledSigningKey } from './support/key-material.js';
 import { isPostgresProject, testAppDatabase } from './support/postgres.js';
+import { copySqliteTemplate } from './support/sqlite-template.js';
+import { requireStorage } from './support/storage-kind.js';
 
 export const PORTAL = 'http://localhost:3000';
 export const CLIENT_ID = 'account-portal';
@@ -41,14 +45,23 @@ export function dataDirsPerTest(): () => string {
 }
 
 /**
- * Builds the whole app on a fresh SQLite database in a temp dir (no shell build, silent logs). `options.now`
- * gives it a fake clock.
+ * argon2id's cheapest cost (1 MiB, 1 pass): a test app's passwords (its demo accounts, every test user) hash in
+ * about a millisecond instead of production's 30 ms or more. test/production-work.test.ts keeps production's.
+ */
+export const TEST_PASSWORD_HASHING: PasswordHashing = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
+/**
+ * Builds the whole app on a fresh database in a temp dir (no shell build, silent logs): on SQLite a copy of the
+ * run's migrated template (support/sqlite-template.ts), on PostgreSQL a clone of the template database. Its key
+ * ring takes pre-generated keys (support/key-material.ts) and its passwords are hashed cheaply
+ * (TEST_PASSWORD_HASHING); `options` may ask for the real ones. `options.now` gives it a fake clock.
  */
 export async function startApp(
   env: Record<string, string> = {},
   dataDir = tempDir(),
   options: Omit<BuildOptions, 'logger'> = {},
 ): Promise<TestApp> {
+  requireStorage('startApp (a test app)');
   // The postgres project: a fresh database per data folder (a restart on the same folder finds its data), unless
   // the test names one (two apps over one database).
   const database =
@@ -60,6 +73,11 @@ export async function startApp(
         KEY_RING_ENCRYPTION_KEY: TEST_KEY_RING_KEY,
       }
     : {};
+  // A folder the test made (tempDir) starts from the template; one that does not exist yet is the server's to make.
+  const folder = env.DATA_DIR ?? dataDir;
+  if (!database && env.DATABASE_URL === undefined && existsSync(folder)) {
+    copySqliteTemplate(inject('sqliteTemplate'), folder);
+  }
   let app: FastifyInstance;
   let config: AppConfig;
   try {
@@ -73,6 +91,8 @@ export async function startApp(
     });
     // TEST_LOG=debug shows the server's log while a test runs.
     app = await buildApp(config, {
+      generateSigningKey: pooledSigningKey,
+      passwordHashing: TEST_PASSWORD_HASHING,
       ...options,
       logger: process.env.TEST_LOG ? { level: process.env.TEST_LOG } : false,
     });

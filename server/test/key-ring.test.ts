@@ -24,7 +24,7 @@ import {
 } from '../src/keys/material.js';
 import { KeyRing } from '../src/keys/ring.js';
 import { SignInKeys } from '../src/oidc/interactions/secrets.js';
-import { KeyRingStore } from '../src/keys/store.js';
+import { KeyRingStore } from '../src/storage/key-ring.js';
 import { KEY_LEAD_MS, ringTimeline, type RingTimeline } from '../src/keys/timeline.js';
 import { createTestDatabase, isPostgresProject } from './support/postgres.js';
 

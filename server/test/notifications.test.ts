@@ -194,7 +194,7 @@ const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 async function otherInstance(t: ClockedApp, { hang = false } = {}): Promise<OtherInstance> {
   const moduleUrl = (file: string) => pathToFileURL(path.join(SERVER_DIR, file)).href;
   const script = `
-    const { openStorage } = await import(${JSON.stringify(moduleUrl('src/storage/open.ts'))});
+    const { openStorage } = await import(${JSON.stringify(moduleUrl('src/plugins/app/open-storage.ts'))});
     const { Outbox } = await import(${JSON.stringify(moduleUrl('src/notifications/outbox.ts'))});
     const settings = JSON.parse(process.env.PORTAL_STORAGE);
     // The key travels as hex (SQLite: unset, the child reads DATA_DIR's key file as the server does).

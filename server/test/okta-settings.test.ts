@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '../src/config/env.js';
-import { oktaSettingsOf } from '../src/identity/okta/settings.js';
+import { oktaSettingsOf } from '../src/config/okta.js';
 
 /**
  * The Okta identity backend's settings: optional in the environment (env.ts), required and checked by
- * oktaSettingsOf (src/identity/okta/settings.ts), every refusal naming the setting and never echoing a key.
+ * oktaSettingsOf (src/config/okta.ts), every refusal naming the setting and never echoing a key.
  */
 
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });

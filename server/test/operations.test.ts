@@ -18,8 +18,8 @@ import { SERVING_LOCK_WAIT_MS } from '../src/db/connection.js';
 import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/sql.js';
 import { openSqlite } from '../src/db/sqlite.js';
-import { runCli } from '../src/directory/cli.js';
-import { STORAGE_UNAVAILABLE_MESSAGE } from '../src/plugins/errors.js';
+import { runCli } from '../src/directory-cli.js';
+import { STORAGE_UNAVAILABLE_MESSAGE } from '../src/http/storage-unavailable.js';
 import { READINESS_REUSE_MS } from '../src/routes/web.js';
 import { escapeHtml } from '../src/oidc/html.js';
 import {

@@ -1,12 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storageUnavailableReason } from '../src/db/errors.js';
-import {
-  openPostgres,
-  toPostgresPlaceholders,
-  WRITE_LOCK_KEY,
-  type PostgresOptions,
-} from '../src/db/postgres.js';
+import { openPostgres, type PostgresOptions } from '../src/db/postgres.js';
+import { toPostgresPlaceholders } from '../src/db/postgres-placeholders.js';
+import { WRITE_LOCK_KEY } from '../src/db/postgres-write-gate.js';
 import type { Database } from '../src/db/sql.js';
 import { createTestDatabase, type TestDatabase } from './support/postgres.js';
 

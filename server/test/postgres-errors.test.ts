@@ -7,10 +7,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ERROR_CODES } from 'shared-auth/contract';
 import { isStorageUnavailableError, storageUnavailableReason } from '../src/db/errors.js';
-import errorsPlugin, {
-  STORAGE_RETRY_AFTER_SECONDS,
-  STORAGE_UNAVAILABLE_MESSAGE,
-} from '../src/plugins/errors.js';
+import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from '../src/http/storage-unavailable.js';
+import errorsPlugin from '../src/plugins/errors.js';
 import { createTestDatabase, type TestDatabase } from './support/postgres.js';
 
 /** An error shaped as the driver makes it: message plus the fields it sets. */

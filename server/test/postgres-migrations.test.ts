@@ -1,9 +1,17 @@
 import BetterSqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../src/db/migrate.js';
-import { openPostgres, migratePostgres } from '../src/db/postgres.js';
-import { postgresMigrations } from '../src/db/postgres-migrations/index.js';
+import { migratePostgres } from '../src/db/migrate-postgres.js';
+import { migrateSqlite } from '../src/db/migrate-sqlite.js';
+import {
+  dialectMigrations,
+  migrations,
+  postgresMigrations,
+  sqliteMigrations,
+  type Migration,
+  type SqliteMigration,
+} from '../src/db/migrations.js';
+import { openPostgres } from '../src/db/postgres.js';
 import type { Database } from '../src/db/sql.js';
 import { createEmptyDatabase, type TestDatabase } from './support/postgres.js';
 
@@ -30,10 +38,10 @@ const POSTGRES_TYPE: Record<string, string> = {
   bytea: 'bytea',
 };
 
-function sqliteShape(): Shape {
+function sqliteShape(migrations: readonly SqliteMigration[] = sqliteMigrations): Shape {
   const db = new BetterSqlite(':memory:');
   try {
-    migrate(db);
+    migrateSqlite(db, migrations);
     const tables = db
       .prepare<[], { name: string }>(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
@@ -284,6 +292,47 @@ describe('PostgreSQL migrations', () => {
     await expect(openPostgres({ url: database.url, ...OPTIONS })).rejects.toThrow(
       /migration 1 is "something-else", but this server's is "001-schema"/,
     );
+  });
+
+  describe('the one migration list (db/migrations.ts)', () => {
+    /** One change in both dialects, as an entry of the list; `postgresAt` is the type PostgreSQL gives `at`. */
+    const change = (postgresAt: string): Migration => ({
+      id: '999-test-pair',
+      sqlite: `CREATE TABLE test_pair (id TEXT PRIMARY KEY, at INTEGER NOT NULL, note TEXT) STRICT;
+               CREATE INDEX test_pair_at ON test_pair (at);`,
+      postgres: `CREATE TABLE test_pair (id TEXT PRIMARY KEY, at ${postgresAt} NOT NULL, note TEXT);
+                 CREATE INDEX test_pair_at ON test_pair (at);`,
+    });
+    /** Both dialects' schemas after the shipped migrations and `entry`. */
+    const shapesWith = async (entry: Migration) => {
+      const lists = dialectMigrations([...migrations, entry]);
+      const client = new pg.Client({ connectionString: (await emptyDatabase()).url });
+      await client.connect();
+      try {
+        await migratePostgres(client, lists.postgres);
+        return { sqlite: sqliteShape(lists.sqlite), postgres: await postgresShape(client) };
+      } finally {
+        await client.end();
+      }
+    };
+
+    it('gives each entry to both migrators, after the per-dialect ones, under its id', () => {
+      const lists = dialectMigrations([change('BIGINT')]);
+      expect(lists.sqlite.at(-1)?.name).toBe('999-test-pair');
+      expect(lists.postgres.at(-1)).toEqual({ name: '999-test-pair', sql: change('BIGINT').postgres });
+      expect(lists.sqlite.length - sqliteMigrations.length).toBe(
+        lists.postgres.length - postgresMigrations.length,
+      );
+      expect(new Set(migrations.map(({ id }) => id)).size).toBe(migrations.length);
+    });
+
+    it('holds the two dialects of an entry together: equal schemas pass, a difference is caught', async () => {
+      const matching = await shapesWith(change('BIGINT'));
+      expect(matching.postgres.tables['test_pair']).toBeDefined();
+      expect(matching.postgres).toEqual(matching.sqlite);
+      const differing = await shapesWith(change('TEXT'));
+      expect(differing.postgres).not.toEqual(differing.sqlite);
+    });
   });
 
   it('rolls a failing migration back whole', async () => {

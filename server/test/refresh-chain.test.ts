@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
 import { apiPaths } from 'shared-auth/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { REFRESH_TOKEN_REUSE_GRACE_SECONDS } from '../src/oidc/adapter.js';
+import { REFRESH_TOKEN_REUSE_GRACE_SECONDS } from '../src/storage/provider.js';
 import { refreshRequest, type Tokens } from './helpers.js';
 import {
   call,

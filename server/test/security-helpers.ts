@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import type { User } from '../src/directory/directory.js';
-import { totpCodeAt } from '../src/factors/totp.js';
+import { totpCodeAt } from '../src/crypto/totp.js';
 import { beforeEach } from 'vitest';
 import {
   appForBlock,

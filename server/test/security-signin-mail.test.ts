@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/index.js';
-import { SecretBox } from '../src/factors/secret-box.js';
-import { checkTotp, timeStepOf, totpCodeAt } from '../src/factors/totp.js';
+import { SecretBox } from '../src/crypto/secret-box.js';
+import { checkTotp, timeStepOf, totpCodeAt } from '../src/crypto/totp.js';
 import { startApp, tempDir, appForBlock } from './helpers.js';
 import {
   call,

@@ -8,7 +8,7 @@ import { decodeJwt } from 'jose';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WRITE_LOCK_KEY } from '../src/db/postgres.js';
+import { WRITE_LOCK_KEY } from '../src/db/postgres-write-gate.js';
 import { Directory } from '../src/directory/directory.js';
 import type { Mailbox } from '../src/mail/mailbox.js';
 import { formatUtc, subjectOf } from '../src/notifications/texts.js';
@@ -25,9 +25,9 @@ import {
   SIGN_IN_UNAVAILABLE,
 } from '../src/oidc/interactions/pages.js';
 import { SignInKeys } from '../src/oidc/interactions/secrets.js';
-import { STORAGE_RETRY_AFTER_SECONDS } from '../src/plugins/errors.js';
+import { STORAGE_RETRY_AFTER_SECONDS } from '../src/http/storage-unavailable.js';
 import { SIGN_IN_LIMIT } from '../src/throttles/limits.js';
-import { SIGN_IN_EVENTS, SqlThrottleEvents } from '../src/throttles/events.js';
+import { SIGN_IN_EVENTS, SqlThrottleEvents } from '../src/storage/throttle-events.js';
 import { Throttle } from '../src/throttles/throttle.js';
 import {
   authorizeUrl,

@@ -17,7 +17,7 @@ import {
   SqlThrottleEvents,
   WRONG_CODE_EVENTS,
   type ThrottleTable,
-} from '../src/throttles/events.js';
+} from '../src/storage/throttle-events.js';
 import {
   describeWait,
   retryAfterSeconds,

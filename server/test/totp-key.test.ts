@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/config/index.js';
-import { keyFingerprint, TOTP_KEY_FINGERPRINT } from '../src/factors/encryption-key.js';
-import { SecretBox } from '../src/factors/secret-box.js';
+import { keyFingerprint, TOTP_KEY_FINGERPRINT } from '../src/crypto/totp-encryption-key.js';
+import { SecretBox } from '../src/crypto/secret-box.js';
 import { ALICE, dataDirsPerTest, startApp, TEST_KEY_RING_KEY, type TestApp } from './helpers.js';
 import { createTestDatabase, isPostgresProject } from './support/postgres.js';
 

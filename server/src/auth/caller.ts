@@ -1,10 +1,22 @@
 import type { FastifyRequest } from 'fastify';
-import type { User } from '../directory/store.js';
+import type { User } from '../storage/users.js';
 import { unauthorized } from '../http/errors.js';
 import type { IdentityBackend } from '../identity/types.js';
-import type { Caller } from '../plugins/types.js';
 import type { AccountSessions } from './sessions.js';
-import { InvalidTokenError, SESSION_ENDED_MESSAGE, type TokenVerifier } from './verifier.js';
+import {
+  InvalidTokenError,
+  SESSION_ENDED_MESSAGE,
+  type AccessTokenClaims,
+  type TokenVerifier,
+} from './verifier.js';
+
+/** The signed-in caller of an /api request, set by the auth hook (request.caller). */
+export interface Caller {
+  user: User;
+  /** `user` came from Okta mode's short per-instance cache: read it again (currentUser) to show its data. */
+  userCached: boolean;
+  claims: AccessTokenClaims;
+}
 
 /** The caller the /api auth hook attached; a route outside that hook calling this is a programming error. */
 export function callerOf(request: FastifyRequest): Caller {

@@ -1,10 +1,9 @@
-import type { Sql } from '../db/sql.js';
 import { HttpError } from '../http/errors.js';
-import { rowToUser, type User, type UserRow } from '../directory/store.js';
-import { TOKEN_ALIVE_SQL, tokenAliveParams, type RevokedSessions } from '../oidc/adapter.js';
+import type { RevokedSessions } from '../storage/provider.js';
+import type { User } from '../storage/users.js';
 import type { IdentityBackend } from '../identity/types.js';
 import type { Storage } from '../storage/index.js';
-import { issuedBeforeChange, tokenNotBeforeStore } from './token-not-before.js';
+import { issuedBeforeChange } from './token-not-before.js';
 import type { VerifiedToken } from './verifier.js';
 
 /** The user of an access token and whether its sign-in session still lives. */
@@ -56,8 +55,6 @@ export const CHANGE_SAVED_TOKENS_NOT_REVOKED =
 
 const NOTHING_ENDED: RevokedSessions = { sessions: 0, grants: 0, tokens: 0, interactions: 0 };
 
-const epochNow = () => Math.floor(Date.now() / 1000);
-
 /** The token's session, grant and jti, or undefined when it lacks one (such a token has no session). */
 function sessionOf({ userId, claims }: VerifiedToken) {
   const { sid, gid, jti } = claims;
@@ -65,16 +62,8 @@ function sessionOf({ userId, claims }: VerifiedToken) {
   return { accountId: userId, sid, gid, jti };
 }
 
-/**
- * The user row and the liveness check as one statement: a one-row select left-joined to the user, so a missing
- * user still answers (alive, no user).
- */
-const ACCOUNT_OF_TOKEN = `SELECT ${TOKEN_ALIVE_SQL} AS alive, users.*
-  FROM (SELECT 1 AS one) AS one LEFT JOIN users ON users.id = ?`;
-
 /** Embedded mode: the provider's own sessions and grants. A token without `sid`/`gid`/`jti` has no session. */
 export function providerSessions(storage: Storage): AccountSessions {
-  const sql: Sql = storage.sql;
   return {
     async isAlive(token) {
       const session = sessionOf(token);
@@ -83,15 +72,8 @@ export function providerSessions(storage: Storage): AccountSessions {
     async accountOf(token) {
       const session = sessionOf(token);
       if (!session) return { alive: false, user: await storage.users.findById(token.userId), cached: false };
-      const row = await sql.get<{ alive: number } & Partial<UserRow>>(ACCOUNT_OF_TOKEN, [
-        ...tokenAliveParams(session, epochNow()),
-        token.userId,
-      ]);
-      return {
-        alive: row?.alive === 1,
-        user: row?.id ? rowToUser(row as UserRow) : undefined,
-        cached: false,
-      };
+      // The user row and the liveness check in one statement.
+      return { ...(await storage.provider.tokenAccount(session)), cached: false };
     },
     async signedInAt({ userId, claims }) {
       if (typeof claims.sid !== 'string') return undefined;
@@ -118,11 +100,11 @@ export function providerSessions(storage: Storage): AccountSessions {
  */
 export function orgSessions(
   identity: Pick<IdentityBackend, 'findCaller' | 'revokeRefreshTokens'>,
-  storage: Pick<Storage, 'sql'>,
+  storage: Pick<Storage, 'tokenNotBefore'>,
   now: () => number,
   clientIds: readonly string[],
 ): AccountSessions {
-  const marks = tokenNotBeforeStore(storage.sql);
+  const marks = storage.tokenNotBefore;
   const alive = async ({ userId, claims }: VerifiedToken) =>
     !issuedBeforeChange(claims, await marks.get(userId));
   return {
@@ -135,7 +117,7 @@ export function orgSessions(
     signedInAt: async ({ claims }) =>
       typeof claims.auth_time === 'number' ? claims.auth_time * 1000 : undefined,
     async endOtherSessions(userId, _keepSessionUid, within, keepTokenId) {
-      await tokenNotBeforeStore(within.sql).set(userId, now(), keepTokenId);
+      await within.tokenNotBefore.set(userId, now(), keepTokenId);
       return NOTHING_ENDED;
     },
     async endOtherSessionsAfterCommit(userId) {

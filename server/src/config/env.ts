@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_KEY_ROTATION_DAYS, MIN_KEY_ROTATION_DAYS } from '../keys/timeline.js';
+import { DEFAULT_KEY_ROTATION_DAYS, MIN_KEY_ROTATION_DAYS } from './key-rotation.js';
 
 /** The checkout's root: this file sits at server/{src,dist}/config/, three levels below it. */
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
@@ -233,7 +233,7 @@ export const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: milliseconds(100, 300_000, 10_000),
   /**
    * Days each provider signing key (and cookie key) signs before the next one takes over; 0 = never rotate. The
-   * next key is published 7 days ahead, so the period is at least 14 (src/keys/timeline.ts).
+   * next key is published 7 days ahead, so the period is at least 14 (config/key-rotation.ts).
    */
   KEY_ROTATION_DAYS: z.coerce
     .number({ error: 'must be a number of days' })
@@ -244,7 +244,7 @@ export const envSchema = z.object({
     .default(DEFAULT_KEY_ROTATION_DAYS),
   /**
    * 32-byte key (64 hex characters, or base64/base64url) that encrypts the authenticator-app secrets at rest.
-   * Unset: one is generated once and kept in DATA_DIR (see src/factors/encryption-key.ts).
+   * Unset: one is generated once and kept in DATA_DIR (see src/crypto/totp-encryption-key.ts).
    */
   TOTP_ENCRYPTION_KEY: encryptionKey,
   /**
@@ -303,10 +303,10 @@ export const envSchema = z.object({
   /**
    * Which backend holds the accounts (src/identity): `embedded` (the portal's directory, with the embedded provider)
    * or `okta` (an Okta org's Management API). Unset: embedded when the settings' Domain is PUBLIC_URL, else okta
-   * (config/index.ts checks the combination).
+   * when an OKTA_* credential is set (config/identity-mode.ts checks the combination).
    */
   IDENTITY_BACKEND: z.enum(['embedded', 'okta'], { error: 'must be embedded or okta' }).optional(),
-  // ---- The Okta identity backend: optional here, required by oktaSettingsOf (src/identity/okta/settings.ts) ----
+  // ---- The Okta identity backend: optional here, required by oktaSettingsOf (src/config/okta.ts) ----
   /** The client id of the org's API Services app the portal calls the Management API as. */
   OKTA_CLIENT_ID: z.string().trim().min(1).optional(),
   /** That app's private key: PEM (PKCS#8 or PKCS#1 RSA, or EC) or a JWK as JSON. Or OKTA_PRIVATE_KEY_FILE. */
@@ -349,6 +349,9 @@ export type Env = Omit<ParsedEnv, 'TRUSTED_ORIGINS' | 'TRUST_PROXY' | 'DEV_MAILB
   /** Where everything stateful lives: SQLite in DATA_DIR (DATABASE_URL unset), or PostgreSQL. */
   database: DatabaseConfig;
 };
+
+/** IDENTITY_BACKEND's values: which backend holds the accounts (src/identity). */
+export type IdentityBackendKind = NonNullable<Env['IDENTITY_BACKEND']>;
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; dataDir: string }

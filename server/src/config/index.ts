@@ -8,9 +8,10 @@ import {
   type RemotesConfig,
   type Settings,
 } from 'shared-auth/contract';
-import { oktaSettingsOf, type OktaSettings } from '../identity/okta/settings.js';
-import type { IdentityBackendKind } from '../identity/types.js';
-import { ConfigError, parseEnv, type Env } from './env.js';
+import { oktaSettingsOf, type OktaSettings } from './okta.js';
+import { ConfigError, parseEnv, type Env, type IdentityBackendKind } from './env.js';
+import { identityModeOf } from './identity-mode.js';
+import { isLoopbackHost } from './loopback.js';
 
 export { ConfigError, REPO_ROOT } from './env.js';
 
@@ -93,18 +94,6 @@ function liveJsonFile<T extends z.ZodType>(
   };
 }
 
-/** localhost, *.localhost and loopback addresses: names that reach the visitor's own machine. */
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
-    host === '::1' ||
-    host === '0:0:0:0:0:0:0:1'
-  );
-}
-
 /**
  * The remotes file for this PUBLIC_URL. Its entries' origins become the CSP's script sources, so an https portal
  * takes only https entries, and none on localhost (each visitor's own machine) unless the portal itself runs on
@@ -149,8 +138,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const settings = readJsonFile('SETTINGS_FILE', env.SETTINGS_FILE, settingsSchema);
   const remotesSchema = remotesSchemaFor(env.PUBLIC_URL);
   const remotes = readJsonFile('REMOTES_FILE', env.REMOTES_FILE, remotesSchema);
-  const embedded =
-    new URL(settings.Domain).origin === env.PUBLIC_URL && new URL(settings.Domain).pathname === '/';
+  // First: a Domain that contradicts PUBLIC_URL or IDENTITY_BACKEND is the setting at fault.
+  const { embedded, identityBackend } = identityModeOf(env, settings);
   // Asked for explicitly, but Okta mode has neither: say so rather than ignore the setting.
   for (const key of ['DEV_MAILBOX', 'DEMO_ACCOUNTS'] as const) {
     if (!embedded && /^\s*(true|1|yes|on)\s*$/i.test(source[key] ?? '')) {
@@ -158,18 +147,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
         `${key}=true needs the embedded provider (SETTINGS_FILE's Domain is another origin: Okta mode)`,
       );
     }
-  }
-  const identityBackend = env.IDENTITY_BACKEND ?? (embedded ? 'embedded' : 'okta');
-  // The embedded provider signs in the directory's users; an Okta org signs in Okta's: the two go together.
-  if (identityBackend === 'okta' && embedded) {
-    throw new ConfigError(
-      `IDENTITY_BACKEND=okta cannot run with the embedded provider on (SETTINGS_FILE's Domain is PUBLIC_URL, ${env.PUBLIC_URL}): set Domain to the Okta org, or IDENTITY_BACKEND=embedded`,
-    );
-  }
-  if (identityBackend === 'embedded' && !embedded) {
-    throw new ConfigError(
-      `IDENTITY_BACKEND=embedded needs the embedded provider: SETTINGS_FILE's Domain (${settings.Domain}) is another origin, an Okta org whose users the portal's directory does not hold; use IDENTITY_BACKEND=okta`,
-    );
   }
   return {
     ...env,

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { migrate } from './migrate.js';
+import { migrateSqlite } from './migrate-sqlite.js';
 
 export type Db = Database.Database;
 
@@ -51,7 +51,7 @@ export function openDatabase(
     // FULL: a commit is on disk before better-sqlite3 returns, so no acknowledged write is lost on power failure.
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
-    migrate(db);
+    migrateSqlite(db);
   } catch (error) {
     db.close();
     throw error;

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import argon2 from 'argon2';
-import type { ProfileChanges, User, UserStore } from './store.js';
+import type { ProfileChanges, User, UserStore } from '../storage/users.js';
 
-export { DuplicateEmailError, type ProfileChanges, type User } from './store.js';
+export { DuplicateEmailError, type ProfileChanges, type User } from '../storage/users.js';
 
 export interface NewUser {
   email: string;
@@ -25,12 +25,26 @@ export function newUserId(): string {
   return id;
 }
 
-// OWASP's argon2id baseline (19 MiB, 2 passes, 1 lane): about 30 ms here, so sign-in stays quick on 2 cores.
-const HASH_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+/** argon2id's cost: memory (KiB), passes, lanes. */
+export interface PasswordHashing {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
 
-/** The argon2id hash of a password, with the directory's parameters. */
-export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, HASH_OPTIONS);
+// OWASP's argon2id baseline (19 MiB, 2 passes, 1 lane): about 30 ms here, so sign-in stays quick on 2 cores.
+export const PRODUCTION_PASSWORD_HASHING: PasswordHashing = {
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+};
+
+/** The argon2id hash of a password, with the directory's parameters (production's unless a test app chose). */
+export function hashPassword(
+  password: string,
+  hashing: PasswordHashing = PRODUCTION_PASSWORD_HASHING,
+): Promise<string> {
+  return argon2.hash(password, { type: argon2.argon2id, ...hashing });
 }
 
 /** Whether the password matches the stored argon2 hash (the parameters are read from the hash). */
@@ -50,7 +64,11 @@ export class Directory {
   /** A hash to verify against when the email is unknown, so timing does not reveal which emails exist. */
   private dummyHash: Promise<string> | undefined;
 
-  constructor(private readonly store: UserStore) {}
+  /** `hashing`: production's argon2id cost unless the app was built with another (tests: buildApp options). */
+  constructor(
+    private readonly store: UserStore,
+    private readonly hashing: PasswordHashing = PRODUCTION_PASSWORD_HASHING,
+  ) {}
 
   findById(id: string): Promise<User | undefined> {
     return this.store.findById(id);
@@ -63,7 +81,8 @@ export class Directory {
   async createUser(input: NewUser): Promise<User> {
     const email = normaliseEmail(input.email);
     // Hash before the write so the insert itself stays short.
-    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    const passwordHash =
+      input.password === undefined ? null : await hashPassword(input.password, this.hashing);
     const id = input.id ?? newUserId();
     await this.store.insert(
       {
@@ -86,7 +105,7 @@ export class Directory {
   async verifyPassword(email: string, password: string): Promise<User | undefined> {
     const found = await this.store.credentialsByEmail(normaliseEmail(email));
     if (!found || found.passwordHash === null) {
-      this.dummyHash ??= hashPassword('not-a-real-password');
+      this.dummyHash ??= hashPassword('not-a-real-password', this.hashing);
       await argon2.verify(await this.dummyHash, password);
       return undefined;
     }
@@ -94,7 +113,7 @@ export class Directory {
   }
 
   async setPassword(id: string, password: string): Promise<void> {
-    const hash = await hashPassword(password);
+    const hash = await hashPassword(password, this.hashing);
     await this.store.setPasswordHash(id, hash, new Date().toISOString());
   }
 

@@ -1,4 +1,5 @@
 import type { Sql } from '../db/sql.js';
+import { metaEntries } from '../storage/meta.js';
 import { DuplicateEmailError, type Directory, type User } from './directory.js';
 
 /** The embedded default's demo accounts (README and start-up banner list them). */
@@ -32,9 +33,8 @@ export const DEMO_SEEDED_KEY = 'demo_accounts_seeded';
  * either demo email is there.
  */
 export async function seedDemoAccounts(directory: Directory, sql?: Sql, now = Date.now): Promise<User[]> {
-  if (sql && (await sql.get('SELECT 1 AS seeded FROM meta WHERE key = ?', [DEMO_SEEDED_KEY])) !== undefined) {
-    return [];
-  }
+  const meta = sql && metaEntries(sql);
+  if (meta && (await meta.has(DEMO_SEEDED_KEY))) return [];
   const created: User[] = [];
   let seededBefore = false;
   for (const account of DEMO_ACCOUNTS) {
@@ -50,10 +50,7 @@ export async function seedDemoAccounts(directory: Directory, sql?: Sql, now = Da
       }
     }
   }
-  await sql?.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [
-    DEMO_SEEDED_KEY,
-    new Date(now()).toISOString(),
-  ]);
+  await meta?.putIfAbsent(DEMO_SEEDED_KEY, new Date(now()).toISOString());
   return created;
 }
 

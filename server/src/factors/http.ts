@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_ERRORS } from 'shared-auth/contract';
-import { callerOf } from '../auth/caller.js';
+import { callerOf, type Caller } from '../auth/caller.js';
 import type { User } from '../directory/directory.js';
 import { refusal } from '../http/errors.js';
-import type { Caller } from '../plugins/types.js';
-import { carriedGrantKey, chainGrantKey, sessionGrantKey } from './grants.js';
-import type { Actor } from './service.js';
+import { carriedGrantKey, chainGrantKey, sessionGrantKey } from '../storage/grants.js';
+import type { Actor } from './actor.js';
 
 /** Federated users' security belongs to their home identity provider (spec section 6). */
 export function refuseFederated(user: User): void {

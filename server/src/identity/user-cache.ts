@@ -1,4 +1,4 @@
-import type { User } from '../directory/store.js';
+import type { User } from '../storage/users.js';
 
 /** How long a user read from a remote identity backend answers the per-call path (Okta mode). */
 export const USER_CACHE_TTL_MS = 30_000;

@@ -7,7 +7,7 @@ import {
   readLegacySigningKey,
   type NewSigningKey,
 } from './material.js';
-import { KEY_PURPOSES, type KeyPurpose, type KeyRingStore, type StoredKey } from './store.js';
+import { KEY_PURPOSES, type KeyPurpose, type KeyRingStore, type StoredKey } from '../storage/key-ring.js';
 import { rotationDue, viewAt, type PurposeView, type RingTimeline } from './timeline.js';
 
 /** The signing keys as the provider and the token verifiers use them. */
@@ -40,6 +40,8 @@ export interface KeyRingOptions {
    */
   legacyDir?: string;
   log?: RingLog;
+  /** Makes a new signing key (default: a fresh RSA key). Tests hand out pre-generated ones (buildApp options). */
+  generateSigningKey?: () => Promise<NewSigningKey>;
 }
 
 const silent: RingLog = { info: () => undefined, warn: () => undefined };
@@ -101,6 +103,7 @@ export class KeyRing {
   private readonly timeline: RingTimeline;
   private readonly now: () => number;
   private readonly legacyDir: string | undefined;
+  private readonly newSigningKey: () => Promise<NewSigningKey>;
   private readonly log: RingLog;
   private readonly listeners = new Set<(ring: KeyRing) => void>();
   private signingKeys: SigningKeys | undefined;
@@ -116,6 +119,7 @@ export class KeyRing {
     this.timeline = options.timeline;
     this.now = options.now ?? Date.now;
     this.legacyDir = options.legacyDir;
+    this.newSigningKey = options.generateSigningKey ?? generateSigningKey;
     this.log = options.log ?? silent;
   }
 
@@ -237,7 +241,7 @@ export class KeyRing {
     if (plan.first.includes('signing')) {
       const legacy = this.legacyDir ? await readLegacySigningKey(this.legacyDir) : undefined;
       if (legacy) this.log.info({ kid: legacy.kid }, 'key ring: signing key imported from DATA_DIR');
-      const key = legacy ?? (await generateSigningKey());
+      const key = legacy ?? (await this.newSigningKey());
       candidates.firstSigning = [first(key.kid, 'signing', key.material)];
     }
     if (plan.first.includes('cookie')) {
@@ -256,7 +260,7 @@ export class KeyRing {
         })),
       ];
     }
-    if (plan.rotate.includes('signing')) candidates.nextSigning = await generateSigningKey();
+    if (plan.rotate.includes('signing')) candidates.nextSigning = await this.newSigningKey();
     if (plan.rotate.includes('cookie')) candidates.nextCookie = generateCookieKey();
     return candidates;
   }

@@ -1,4 +1,5 @@
-import type { KeyPurpose, StoredKey } from './store.js';
+import { KEY_LEAD_DAYS } from '../config/key-rotation.js';
+import type { KeyPurpose, StoredKey } from '../storage/key-ring.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -6,24 +7,14 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
 /** How often every instance reloads the ring (and rotates it when due). */
 export const KEY_RING_REFRESH_MS = MINUTE_MS;
 
-/**
- * How long a new key is published before any instance signs with it. The instances need only one refresh
- * (60 s) to load it; the rest is for relying parties that cache the JWKS (okta-auth-js for 24 h, others up to
- * a day; Okta itself publishes a new key weeks ahead): none of them meets a token under a kid it has not seen.
- */
-export const KEY_LEAD_MS = 7 * DAY_MS;
+/** How long a new key is published before any instance signs with it (config/key-rotation.ts says why). */
+export const KEY_LEAD_MS = KEY_LEAD_DAYS * DAY_MS;
 
 /**
  * The clock skew a token's verifier may allow past its `exp` (okta-auth-js allows 300 s), which also covers
  * instances whose clocks disagree by less than that.
  */
 export const CLOCK_SKEW_MS = 5 * MINUTE_MS;
-
-/** Rotation every 90 days, Okta's cadence for its authorization servers (four times a year). 0 = never. */
-export const DEFAULT_KEY_ROTATION_DAYS = 90;
-
-/** A period shorter than twice the lead would have a key signing for less time than it was announced. */
-export const MIN_KEY_ROTATION_DAYS = (2 * KEY_LEAD_MS) / DAY_MS;
 
 export const daysToMs = (days: number) => days * DAY_MS;
 

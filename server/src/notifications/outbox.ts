@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Sql } from '../db/sql.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { ClaimedNotice, OutboxStore } from '../storage/outbox.js';
 import { composeNotice, subjectOf } from './texts.js';
 import type { AccountEvent, EventContext, NotificationRecipient, Notifier } from './types.js';
 
@@ -19,110 +19,6 @@ export const CLOSE_WAIT_MS = 5 * 1000;
 /** Wait before the next try after `attempts` failed sends: 30 s, 1 min, 2 min, … at most 1 hour. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 60 * 60 * 1000);
-}
-
-/** A notice claimed for sending. */
-export interface ClaimedNotice {
-  id: number;
-  user_id: string;
-  to_address: string;
-  subject: string;
-  text: string;
-  /** Sends tried so far, this one included. */
-  attempts: number;
-}
-
-/** The outbox's rows: notices waiting to be sent, sent, or given up. */
-export interface OutboxStore {
-  /**
-   * Adds a notice, due at `now`. Run it inside the transaction of the change the notice is about, so the change
-   * and its notice commit together.
-   */
-  add(notice: { userId: string; to: string; subject: string; text: string }, now: number): Promise<void>;
-  /**
-   * Claims up to `batch` due notices (tried fewer than `maxAttempts` times) for `claimMs`, in one atomic step for
-   * every process that shares the storage, so two senders never take the same notice while its claim lasts.
-   */
-  claimDue(now: number, claimMs: number, maxAttempts: number, batch: number): Promise<ClaimedNotice[]>;
-  markSent(id: number, now: number): Promise<void>;
-  /** Records a failed send; the notice is due again at `nextAttemptAt`. */
-  markFailed(id: number, nextAttemptAt: number, error: string): Promise<void>;
-  /** Gives a claimed, unsent notice back (its attempt does not count), due at `now`. */
-  release(id: number, now: number): Promise<void>;
-  /** Whether a notice with this subject was added for the user since `since` (ms). */
-  addedSince(userId: string, subject: string, since: number): Promise<boolean>;
-  /** Deletes notices added before `before` that were sent or tried `maxAttempts` times; returns how many. */
-  prune(before: number, maxAttempts: number): Promise<number>;
-}
-
-/** The outbox (migration 006's `notifications`) over `Sql`. */
-export class SqlOutboxStore implements OutboxStore {
-  constructor(private readonly sql: Sql) {}
-
-  async add(
-    notice: { userId: string; to: string; subject: string; text: string },
-    now: number,
-  ): Promise<void> {
-    await this.sql.run(
-      `INSERT INTO notifications (user_id, to_address, subject, text, created_at, next_attempt_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-      [notice.userId, notice.to, notice.subject, notice.text, now, now],
-    );
-  }
-
-  claimDue(now: number, claimMs: number, maxAttempts: number, batch: number): Promise<ClaimedNotice[]> {
-    // A write transaction: serialised with every other sender's, so two never both see a row as due.
-    return this.sql.transaction(async (tx) => {
-      const rows = await tx.all<ClaimedNotice>(
-        `SELECT id, user_id, to_address, subject, text, attempts FROM notifications
-         WHERE sent_at IS NULL AND next_attempt_at <= ? AND attempts < ?
-         ORDER BY next_attempt_at, id LIMIT ?`,
-        [now, maxAttempts, batch],
-      );
-      for (const row of rows) {
-        await tx.run('UPDATE notifications SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?', [
-          now + claimMs,
-          row.id,
-        ]);
-      }
-      return rows.map((row) => ({ ...row, attempts: row.attempts + 1 }));
-    });
-  }
-
-  async markSent(id: number, now: number): Promise<void> {
-    await this.sql.run('UPDATE notifications SET sent_at = ?, last_error = NULL WHERE id = ?', [now, id]);
-  }
-
-  async markFailed(id: number, nextAttemptAt: number, error: string): Promise<void> {
-    await this.sql.run('UPDATE notifications SET next_attempt_at = ?, last_error = ? WHERE id = ?', [
-      nextAttemptAt,
-      error,
-      id,
-    ]);
-  }
-
-  async release(id: number, now: number): Promise<void> {
-    await this.sql.run(
-      'UPDATE notifications SET attempts = attempts - 1, next_attempt_at = ? WHERE id = ? AND sent_at IS NULL',
-      [now, id],
-    );
-  }
-
-  async addedSince(userId: string, subject: string, since: number): Promise<boolean> {
-    const row = await this.sql.get(
-      'SELECT 1 AS found FROM notifications WHERE user_id = ? AND subject = ? AND created_at >= ? LIMIT 1',
-      [userId, subject, since],
-    );
-    return row !== undefined;
-  }
-
-  async prune(before: number, maxAttempts: number): Promise<number> {
-    const { changes } = await this.sql.run(
-      'DELETE FROM notifications WHERE created_at < ? AND (sent_at IS NOT NULL OR attempts >= ?)',
-      [before, maxAttempts],
-    );
-    return changes;
-  }
 }
 
 export interface OutboxOptions {

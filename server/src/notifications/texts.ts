@@ -1,4 +1,4 @@
-import type { FactorName } from 'shared-auth/contract';
+import { FACTOR_LABELS } from 'shared-auth/contract';
 import { describeBrowser } from './browser.js';
 import type { AccountEvent, EventContext } from './types.js';
 
@@ -6,12 +6,6 @@ export interface Notice {
   subject: string;
   text: string;
 }
-
-/** The factors as the Security page and the verification emails name them. */
-const FACTOR_NAMES: Record<FactorName, string> = {
-  googleAuth: 'Google Authenticator',
-  email: 'Email verification',
-};
 
 const UTC_DATE_TIME = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
@@ -45,7 +39,7 @@ function partsOf(event: AccountEvent): Parts {
         what: 'The password of your F5 account was changed on the Password page of My Profile.',
       };
     case 'factor-activated': {
-      const name = FACTOR_NAMES[event.factor];
+      const name = FACTOR_LABELS[event.factor];
       return {
         ...change,
         subject: `${name} is now on for your F5 account`,
@@ -53,7 +47,7 @@ function partsOf(event: AccountEvent): Parts {
       };
     }
     case 'factor-turned-on': {
-      const name = FACTOR_NAMES[event.factor];
+      const name = FACTOR_LABELS[event.factor];
       return {
         ...change,
         subject: `${name} was turned on again for your F5 account`,
@@ -61,7 +55,7 @@ function partsOf(event: AccountEvent): Parts {
       };
     }
     case 'factor-turned-off': {
-      const name = FACTOR_NAMES[event.factor];
+      const name = FACTOR_LABELS[event.factor];
       return {
         ...change,
         subject: `${name} was turned off for your F5 account`,
@@ -69,7 +63,7 @@ function partsOf(event: AccountEvent): Parts {
       };
     }
     case 'factor-removed': {
-      const name = FACTOR_NAMES[event.factor];
+      const name = FACTOR_LABELS[event.factor];
       return {
         ...change,
         subject: `${name} was removed from your F5 account`,

@@ -1,5 +1,5 @@
 import type { FactorName } from 'shared-auth/contract';
-import type { OutboxStore } from './outbox.js';
+import type { OutboxStore } from '../storage/outbox.js';
 
 /** What happened to an account, for the notice mailed to its address. */
 export type AccountEvent =

@@ -150,7 +150,7 @@ function basicClientId(header: string): string | undefined {
 
 /**
  * Reads a /v1/revoke request's form and hands the provider a fresh request carrying it, so the portal can act
- * on the token too (an access token is a JWT the provider does not store: see plugins/oidc.ts).
+ * on the token too (an access token is a JWT the provider does not store: see oidc/revocation.ts).
  *
  * okta-auth-js's signOut() revokes tokens with `Authorization: Basic base64(clientId)` (no colon, no secret).
  * oidc-provider answers 400 to that, and signOut then stops before the logout redirect. A public client

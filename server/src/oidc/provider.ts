@@ -1,7 +1,8 @@
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../config/index.js';
 import type { Directory } from '../directory/directory.js';
-import type { ProviderStore } from './adapter.js';
+import type { ProviderStore } from '../storage/provider.js';
+import { providerAdapter } from './adapter.js';
 import { claimsOf, SCOPE_CLAIMS, SUPPORTED_SCOPES } from './claims.js';
 import { escapeHtml, page } from './html.js';
 import { renderLogoutPage } from './logout.js';
@@ -68,7 +69,7 @@ export function createProvider({ config, directory, store, keys, cookieKeys }: P
   } as const;
 
   const configuration: Configuration = {
-    adapter: store.factory,
+    adapter: providerAdapter(store),
     // Every published key of the ring; only the current one may sign (the others are marked verify-only).
     jwks: keys.providerJwks,
     cookies: { keys: cookieKeys, long: cookieOptions, short: cookieOptions },

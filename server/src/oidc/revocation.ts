@@ -1,6 +1,6 @@
 import { jwtVerify } from 'jose';
 import { localKeySet, type LocalKeys } from '../auth/verifier.js';
-import type { ProviderStore } from './adapter.js';
+import type { ProviderStore } from '../storage/provider.js';
 
 /**
  * RFC 7009 for the provider's access tokens. They are JWTs that oidc-provider does not store, so its

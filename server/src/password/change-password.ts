@@ -6,29 +6,26 @@ import {
   type ApiErrorAnswer,
   type PasswordChangeRequest,
 } from 'shared-auth/contract';
-import type { Actor, FactorService } from '../factors/service.js';
+import type { Actor } from '../factors/actor.js';
+import type { StepUpService } from '../factors/step-up.js';
 import { HttpError } from '../http/errors.js';
-import type { IdentityBackend, PasswordCheck } from '../identity/types.js';
-import type { RevokedSessions } from '../oidc/adapter.js';
+import type { IdentityPasswords, PasswordCheck } from '../identity/passwords.js';
+import type { RevokedSessions } from '../storage/provider.js';
 import type { AccountSessions } from '../auth/sessions.js';
 import type { Notifier } from '../notifications/types.js';
 import type { Storage } from '../storage/index.js';
 import { PASSWORD_CHANGE_LIMIT } from '../throttles/limits.js';
-import {
-  retryAfterSeconds,
-  Throttle,
-  tooManyRequests,
-  type Reservation,
-  type ThrottleEvents,
-} from '../throttles/throttle.js';
+import type { ThrottleEvents } from '../storage/throttle-events.js';
+import { retryAfterSeconds, Throttle, tooManyRequests, type Reservation } from '../throttles/throttle.js';
 
 export interface PasswordChangeDeps {
   /** Where the password lives and is checked (embedded: argon2id in the directory; Okta). */
-  identity: IdentityBackend;
+  identity: IdentityPasswords;
   storage: Storage;
   /** Wrong passwords per user (PASSWORD_CHANGE_LIMIT), shared by the password change and reauthenticate. */
   throttle: Throttle;
-  factors: FactorService;
+  /** The step-up a change needs, and the grants it ends. */
+  stepUp: StepUpService;
   sessions: AccountSessions;
   notifier: Notifier;
   now: () => number;
@@ -164,7 +161,7 @@ export async function changePassword(
   if (user.isFederated)
     throw new PasswordChangeRefusal(API_ERRORS.federatedUser, PASSWORD_CHANGE_ERRORS.federated, undefined);
   // Also for a holder of factors only the org manages (Okta mode): a fresh sign-in then.
-  await deps.factors.requirePasswordChangeStepUp(actor);
+  await deps.stepUp.requirePasswordChangeStepUp(actor);
 
   const failed = failedPasswordRules({
     password: NewPassword,
@@ -192,7 +189,7 @@ export async function changePassword(
     }
     await tx.throttles.passwordChange.clear(user.id);
     const ended = await deps.sessions.endOtherSessions(user.id, actor.sessionUid, tx, actor.tokenId);
-    await deps.factors.endOtherStepUpGrants(actor, tx);
+    await deps.stepUp.endOtherStepUpGrants(actor, tx);
     await deps.notifier.queue(
       user,
       { type: 'password-changed' },

@@ -1,5 +1,5 @@
 import { API_ERRORS, REAUTHENTICATION_WRONG_PASSWORD_ERROR } from 'shared-auth/contract';
-import type { Actor } from '../factors/service.js';
+import type { Actor } from '../factors/actor.js';
 import { refusal } from '../http/errors.js';
 import { verifyCurrentPassword, type PasswordChangeDeps } from './change-password.js';
 
@@ -10,12 +10,12 @@ import { verifyCurrentPassword, type PasswordChangeDeps } from './change-passwor
  * check a password (Okta) refuses with no_local_password: signing in again is the fresh proof there.
  */
 export async function reauthenticate(
-  deps: Pick<PasswordChangeDeps, 'identity' | 'throttle' | 'notifier' | 'now' | 'factors'>,
+  deps: Pick<PasswordChangeDeps, 'identity' | 'throttle' | 'notifier' | 'now' | 'stepUp'>,
   actor: Actor,
   password: string,
 ): Promise<{ expiresAt: number; verifyMs: number | undefined }> {
   const { user } = actor;
-  if (await deps.factors.hasActiveFactor(user.id)) {
+  if (await deps.stepUp.hasActiveFactor(user.id)) {
     throw refusal(
       API_ERRORS.hasActiveFactor,
       'This account has 2-step verification: verify with one of its factors instead.',
@@ -28,5 +28,5 @@ export async function reauthenticate(
     REAUTHENTICATION_WRONG_PASSWORD_ERROR,
   );
   await deps.throttle.clear(user.id);
-  return { expiresAt: await deps.factors.grantReauthentication(actor), verifyMs };
+  return { expiresAt: await deps.stepUp.grantReauthentication(actor), verifyMs };
 }

@@ -1,5 +1,5 @@
 import type { PasswordChangeRequest } from 'shared-auth/contract';
-import type { Actor } from '../factors/service.js';
+import type { Actor } from '../factors/actor.js';
 import { changePassword, type PasswordChangeDeps, type PasswordChangeOutcome } from './change-password.js';
 import { reauthenticate } from './reauthenticate.js';
 

@@ -4,15 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { storageUnavailableReason } from '../db/errors.js';
 import { API_ERROR_CODES, defaultErrorCodeOf } from 'shared-auth/contract';
 import { HttpError } from '../http/errors.js';
-
-/**
- * The answer when the database cannot take a write right now (another process holds the lock, disk full,
- * read-only, I/O error, PostgreSQL gone or timing out: db/errors.ts): the same for every request, so it says
- * nothing about what was asked or guessed.
- */
-export const STORAGE_UNAVAILABLE_MESSAGE =
-  'The service cannot store data right now (its database is busy or unavailable). Try again in a few seconds.';
-export const STORAGE_RETRY_AFTER_SECONDS = 2;
+import { STORAGE_RETRY_AFTER_SECONDS, STORAGE_UNAVAILABLE_MESSAGE } from '../http/storage-unavailable.js';
 
 const GENERIC_ZOD_MESSAGE = /^(Invalid|Too (big|small)|Expected|Unrecognized)/;
 

@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { orgSessions, providerSessions } from '../auth/sessions.js';
 import { localVerifier, oktaVerifier, type TokenPolicy } from '../auth/verifier.js';
-import { openProviderKeyRing } from '../keys/provider-keys.js';
+import { openProviderKeyRing, type ProviderKeyRingDeps } from '../oidc/provider-keys.js';
+
+/** buildApp's options for this plugin: tests hand the key ring pre-generated keys (BuildOptions). */
+export interface TokenVerificationOptions {
+  generateSigningKey?: ProviderKeyRingDeps['generateSigningKey'];
+}
 
 /**
  * How access tokens are checked. Embedded mode: against the keys the key ring publishes (src/keys: shared by
@@ -12,7 +17,7 @@ import { openProviderKeyRing } from '../keys/provider-keys.js';
  * before the account's last password or 2-step change is refused (auth/token-not-before.ts).
  */
 export default fp(
-  async function tokenVerificationPlugin(app: FastifyInstance) {
+  async function tokenVerificationPlugin(app: FastifyInstance, options: TokenVerificationOptions) {
     const { config } = app;
     // Tokens of the portal's own client (and of the clients an operator allowed), with the scope the API needs:
     // another application of the same authorization server gets tokens with the same audience.
@@ -27,9 +32,10 @@ export default fp(
         sealing: app.atRestSealing,
         now: app.now,
         log: app.log,
+        ...(options.generateSigningKey ? { generateSigningKey: options.generateSigningKey } : {}),
       });
       app.addHook('onClose', () => ring.close());
-      // The provider's store ends a session's step-up grants with it, in the same transaction (storage/sqlite.ts).
+      // The provider's store ends a session's step-up grants with it, in the same transaction (storage/provider.ts).
       const store = app.storage.provider;
       const sessions = providerSessions(app.storage);
       app.decorate('keyRing', ring);

@@ -1,21 +1,14 @@
 import type { AppConfig } from '../config/index.js';
 import type { Database } from '../db/sql.js';
-import type { Directory, User } from '../directory/directory.js';
-import type { AccessTokenClaims, TokenVerifier } from '../auth/verifier.js';
+import type { Directory } from '../directory/directory.js';
+import type { TokenVerifier } from '../auth/verifier.js';
 import type { IdentityBackend } from '../identity/types.js';
-import type { AtRestSealing } from '../keys/at-rest.js';
+import type { AtRestSealing } from '../storage/sealing.js';
 import type { KeyRing, SigningKeys } from '../keys/ring.js';
-import type { ProviderStore } from '../oidc/adapter.js';
+import type { ProviderStore } from '../storage/provider.js';
 import type { Storage } from '../storage/index.js';
 import type { AccountSessions } from '../auth/sessions.js';
-
-/** The signed-in caller of an /api request, set by the auth hook. */
-export interface Caller {
-  user: User;
-  /** `user` came from Okta mode's short per-instance cache: read it again (currentUser) to show its data. */
-  userCached: boolean;
-  claims: AccessTokenClaims;
-}
+import type { Caller } from '../auth/caller.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -2,7 +2,7 @@
 // (or a folder of versioned builds: --root cdn, serving cdn/remote-profile/1.1.0/remoteEntry.js and the like).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { stopOnSignals } from '../shutdown.js';
+import { stopOnSignals } from '../http/shutdown.js';
 import { buildStaticHost, remoteEntriesIn } from './app.js';
 
 const DEFAULT_ORIGINS = 'http://localhost:3000,http://localhost:3100';

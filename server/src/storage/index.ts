@@ -1,17 +1,19 @@
 import type { Sql } from '../db/sql.js';
-import type { UserStore } from '../directory/store.js';
-import type { GrantStore } from '../factors/grants.js';
-import type { FactorStore } from '../factors/store.js';
-import type { MailboxStore } from '../mail/mailbox.js';
-import type { OutboxStore } from '../notifications/outbox.js';
-import type { ProviderStore } from '../oidc/adapter.js';
-import type { RequestWindows } from '../throttles/request-windows.js';
-import type { ThrottleEvents } from '../throttles/throttle.js';
+import type { UserStore } from './users.js';
+import type { GrantStore } from './grants.js';
+import type { FactorStore } from './factors.js';
+import type { MailboxStore } from './mailbox.js';
+import type { OutboxStore } from './outbox.js';
+import type { ProviderStore } from './provider.js';
+import type { RequestWindows } from './request-windows.js';
+import type { ThrottleEvents } from './throttle-events.js';
+import type { TokenNotBeforeStore } from './token-not-before.js';
 
 /**
- * Everything the server keeps, one interface per domain. The routes and services see only these; the SQLite
- * implementation is built in one place (`sqliteStorage`, chosen by `openStorage`), so another backend is a
- * second implementation of this interface.
+ * Everything the server keeps, one interface per domain, each beside its SQL in this folder (the persistence
+ * floor: it imports no domain; the domains import it). The routes and services see only these; the stores are
+ * built in one place (`storageOver`, storage/sql.ts) over SQLite or PostgreSQL (chosen by `openStorage`,
+ * plugins/app/open-storage.ts).
  */
 export interface Storage {
   /**
@@ -44,4 +46,6 @@ export interface Storage {
   mailbox: MailboxStore;
   /** Notices to account holders waiting to be sent. */
   outbox: OutboxStore;
+  /** Okta mode's per-account "not before" of access tokens (auth/token-not-before.ts). */
+  tokenNotBefore: TokenNotBeforeStore;
 }

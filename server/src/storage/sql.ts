@@ -1,19 +1,20 @@
 import type { Sql } from '../db/sql.js';
-import { SqlUserStore } from '../directory/store.js';
-import { carriedGrantKey, chainGrantKey, sessionGrantKey, SqlGrantStore } from '../factors/grants.js';
-import { SqlFactorStore } from '../factors/store.js';
-import { SqlMailboxStore } from '../mail/mailbox.js';
-import { SqlOutboxStore } from '../notifications/outbox.js';
-import type { AtRestSealing } from '../keys/at-rest.js';
-import { SqlProviderStore } from '../oidc/adapter.js';
+import { SqlUserStore } from './users.js';
+import { carriedGrantKey, chainGrantKey, sessionGrantKey, SqlGrantStore } from './grants.js';
+import { SqlFactorStore } from './factors.js';
+import { SqlMailboxStore } from './mailbox.js';
+import { SqlOutboxStore } from './outbox.js';
+import type { AtRestSealing } from './sealing.js';
+import { SqlProviderStore } from './provider.js';
 import {
   EMAIL_SEND_EVENTS,
   PASSWORD_CHANGE_EVENTS,
   SIGN_IN_EVENTS,
   SqlThrottleEvents,
   WRONG_CODE_EVENTS,
-} from '../throttles/events.js';
-import { SqlRequestWindows } from '../throttles/request-windows.js';
+} from './throttle-events.js';
+import { SqlRequestWindows } from './request-windows.js';
+import { tokenNotBeforeStore } from './token-not-before.js';
 import type { Storage } from './index.js';
 
 /**
@@ -55,6 +56,7 @@ export function storageOver(sql: Sql, sealing: AtRestSealing): Storage {
     requestWindows: new SqlRequestWindows(sql),
     mailbox: new SqlMailboxStore(sql),
     outbox: new SqlOutboxStore(sql),
+    tokenNotBefore: tokenNotBeforeStore(sql),
   };
   return storage;
 }

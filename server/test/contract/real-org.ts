@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { envSchema } from '../../src/config/env.js';
-import { oktaSettingsOf, type OktaEnv } from '../../src/identity/okta/settings.js';
+import { oktaSettingsOf, type OktaEnv } from '../../src/config/okta.js';
 import { OktaOrg } from '../../src/identity/okta/client.js';
 import { startApp, tempDir, type TestApp } from '../helpers.js';
 import { inject } from './inject.js';

@@ -6,17 +6,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/crypto/secret-box.js';
-import { migrate } from '../../src/db/migrate.js';
-import { migrations } from '../../src/db/migrations/index.js';
+import { migrateSqlite } from '../../src/db/migrate-sqlite.js';
+import { sqliteMigrations } from '../../src/db/migrations.js';
 import { SqliteDatabase } from '../../src/db/sqlite.js';
-import { SqlProviderStore } from '../../src/oidc/adapter.js';
+import { providerAdapter } from '../../src/oidc/adapter.js';
+import { SqlProviderStore } from '../../src/storage/provider.js';
 
 describe('migration 007: provider rows written before hashed ids', () => {
   it('hashes their ids and drops the copy in the payload, so the same tokens still resolve through the adapter', async () => {
     const db = new Database(':memory:');
     try {
       // A database at version 6, with a refresh token and a grant stored the old way.
-      migrations.slice(0, 6).forEach((migration) => migration.up(db));
+      sqliteMigrations.slice(0, 6).forEach((migration) => migration.up(db));
       db.pragma('user_version = 6');
       const insert = db.prepare(
         `INSERT INTO oidc_payloads (model, id, payload, grant_id, account_id, expires_at)
@@ -32,7 +33,7 @@ describe('migration 007: provider rows written before hashed ids', () => {
       );
       insert.run('Grant', 'g1', JSON.stringify({ jti: 'g1', accountId: '00uOld' }), null, later);
 
-      migrate(db);
+      migrateSqlite(db);
 
       const rows = db
         .prepare<[], { model: string; id: string; payload: string }>(
@@ -53,7 +54,7 @@ describe('migration 007: provider rows written before hashed ids', () => {
         },
       ]);
       const store = new SqlProviderStore(new SqliteDatabase(db), { records: new SecretBox(randomBytes(32)) });
-      expect(await store.adapterFor('RefreshToken').find('old-refresh-token')).toEqual({
+      expect(await providerAdapter(store)('RefreshToken').find('old-refresh-token')).toEqual({
         grantId: 'g1',
         jti: 'old-refresh-token',
       });

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
-import { migrations } from '../../src/db/migrations/index.js';
+import { sqliteMigrations as migrations } from '../../src/db/migrations.js';
 import { dataDirsPerTest } from '../helpers.js';
 
 const dataDir = dataDirsPerTest();

@@ -11,7 +11,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, SERVING_LOCK_WAIT_MS, type Db } from '../../src/db/connection.js';
 import { openSqlite, useServingBusyTimeout, type SqliteDatabase } from '../../src/db/sqlite.js';
-import { STORAGE_UNAVAILABLE_MESSAGE } from '../../src/plugins/errors.js';
+import { STORAGE_UNAVAILABLE_MESSAGE } from '../../src/http/storage-unavailable.js';
 import { READINESS_REUSE_MS } from '../../src/routes/web.js';
 import { ALICE, startApp, subOf, tempDir, tokensFor, type TestApp } from '../helpers.js';
 import { holdWriteLock } from '../support/write-lock.js';

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TOTP_KEY_FILE } from '../../src/factors/encryption-key.js';
+import { TOTP_KEY_FILE } from '../../src/crypto/totp-encryption-key.js';
 import {
   call,
   enrolAuthenticator,

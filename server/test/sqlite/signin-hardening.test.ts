@@ -9,7 +9,7 @@ import { openDatabase } from '../../src/db/connection.js';
 import type { SqliteDatabase } from '../../src/db/sqlite.js';
 import { Directory } from '../../src/directory/directory.js';
 import { SIGN_IN_UNAVAILABLE } from '../../src/oidc/interactions/pages.js';
-import { STORAGE_RETRY_AFTER_SECONDS } from '../../src/plugins/errors.js';
+import { STORAGE_RETRY_AFTER_SECONDS } from '../../src/http/storage-unavailable.js';
 import { appForBlock, authorizeUrl, CookieJar, follow, hiddenFields } from '../helpers.js';
 import { formAction, newUser, startClockedApp } from '../security-helpers.js';
 

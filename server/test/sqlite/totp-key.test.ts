@@ -6,8 +6,8 @@ import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/index.js';
-import { keyFingerprint, TOTP_KEY_FILE, TOTP_KEY_FINGERPRINT } from '../../src/factors/encryption-key.js';
-import { SecretBox } from '../../src/factors/secret-box.js';
+import { keyFingerprint, TOTP_KEY_FILE, TOTP_KEY_FINGERPRINT } from '../../src/crypto/totp-encryption-key.js';
+import { SecretBox } from '../../src/crypto/secret-box.js';
 import { ALICE, dataDirsPerTest, startApp, type TestApp } from '../helpers.js';
 
 const newDataDir = dataDirsPerTest();

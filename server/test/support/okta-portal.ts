@@ -3,12 +3,13 @@
  * the stand-in at {Domain}/oauth2/default/v1/keys, its `jwks` option), access tokens shaped like Okta's, and an app
  * whose settings' Domain is the stand-in, with a service app registered there for the okta identity backend.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SignJWT, type JWK } from 'jose';
 import type { BuildOptions } from '../../src/app.js';
 import { startApp, tempDir, type TestApp } from '../helpers.js';
+import { pooledRsaKeyPair } from './key-material.js';
 import type { OktaOrg } from './okta-org/index.js';
 
 /** The portal's ClientId in the org (the `cid` of its access tokens). */
@@ -20,7 +21,8 @@ const TOKEN_KEY_ID = 'okta-key-1';
  * (`useOktaOrg({ jwks: server.jwks })`; the set is read per request, so it may be filled in after the org starts).
  */
 export function oktaAuthorizationServer() {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  // From the run's pool (key-material.ts): generating RSA keys is slow on 2 cores.
+  const { privateKey, publicKey } = pooledRsaKeyPair();
   const jwks: { keys: JWK[] } = {
     keys: [{ ...(publicKey.export({ format: 'jwk' }) as JWK), kid: TOKEN_KEY_ID, alg: 'RS256', use: 'sig' }],
   };
@@ -69,7 +71,7 @@ export async function startOktaPortal(
   options: Omit<BuildOptions, 'logger'> = {},
 ): Promise<TestApp> {
   const serviceClientId = `0oaService${randomBytes(4).toString('hex')}`;
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const { privateKey, publicKey } = pooledRsaKeyPair();
   org.registerServiceApp({
     clientId: serviceClientId,
     publicJwk: { ...(publicKey.export({ format: 'jwk' }) as JWK), kid: 'service-1', alg: 'RS256' },

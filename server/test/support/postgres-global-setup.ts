@@ -1,5 +1,5 @@
 /**
- * vitest global setup (once per run, for both projects): a PostgreSQL server and a migrated template database that
+ * vitest global setup (once per run, for project postgres): a PostgreSQL server and a migrated template database that
  * each test database is cloned from (support/postgres.ts). TEST_DATABASE_URL names a server to use instead of
  * starting one: its user must be allowed to create databases; every database this run made there is dropped at
  * the end.
@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migratePostgres } from '../../src/db/postgres.js';
+import { migratePostgres } from '../../src/db/migrate-postgres.js';
 import { startEmbeddedPostgres, withDatabase, type EmbeddedServer } from './postgres-server.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

@@ -14,6 +14,7 @@ import { openPostgres } from '../../src/db/postgres.js';
 import type { Database } from '../../src/db/sql.js';
 import { openSqlite } from '../../src/db/sqlite.js';
 import { withDatabase } from './postgres-server.js';
+import { requireStorage } from './storage-kind.js';
 
 /** What the global setup hands every test file (vitest's provide/inject). */
 export interface TestPostgres {
@@ -36,7 +37,7 @@ declare module 'vitest' {
   }
 }
 
-/** The vitest project that runs the suite on PostgreSQL sets this (vitest.config.ts). */
+/** The vitest project that runs the storage suites on PostgreSQL sets this (vitest.config.ts). */
 export const STORAGE_ENV = 'PORTAL_TEST_STORAGE';
 
 export function isPostgresProject(): boolean {
@@ -68,6 +69,7 @@ export interface TestDatabase {
 
 /** A fresh database with every migration applied (a clone of the run's template). */
 export async function createTestDatabase(): Promise<TestDatabase> {
+  requireStorage('a PostgreSQL test database');
   const { adminUrl, template, prefix, strategy } = inject('postgres');
   const name = `${prefix}${randomBytes(6).toString('hex')}`;
   await admin().query(`CREATE DATABASE "${name}" TEMPLATE "${template}" STRATEGY ${strategy}`);
@@ -128,6 +130,7 @@ export async function openProjectDatabase(
   cleanups: (() => Promise<void> | void)[],
   { statementTimeoutMs = 5000 }: { statementTimeoutMs?: number } = {},
 ): Promise<Database> {
+  requireStorage('a test database');
   if (!isPostgresProject()) {
     const dir = mkdtempSync(path.join(tmpdir(), 'portal-server-test-'));
     const db = openSqlite(dir);

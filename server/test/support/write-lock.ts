@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { AppConfig } from '../../src/config/index.js';
 import { DB_FILE_NAME } from '../../src/db/connection.js';
-import { WRITE_LOCK_KEY } from '../../src/db/postgres.js';
+import { WRITE_LOCK_KEY } from '../../src/db/postgres-write-gate.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 

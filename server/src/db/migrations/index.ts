@@ -12,13 +12,17 @@ import { m010GrantsWithoutUsers } from './010-grants-without-users.js';
 import { m011HashedSessionsAndGrants } from './011-hashed-sessions-and-grants.js';
 import { m012AccountTokenNotBefore } from './012-account-token-not-before.js';
 
+/** One SQLite migration: `up` runs inside the migration's transaction. */
 export interface Migration {
   name: string;
   up(db: Database.Database): void;
 }
 
-/** Append only: never edit or reorder a migration that has shipped. */
-export const migrations: readonly Migration[] = [
+/**
+ * SQLite's migrations written before the one list (db/migrations.ts), 001 to 012: shipped, never edited. A new
+ * migration goes into db/migrations.ts, in both dialects.
+ */
+export const sqliteOnlyMigrations: readonly Migration[] = [
   m001Users,
   m002OidcStore,
   m003PasswordChangeThrottle,

@@ -14,8 +14,11 @@ export interface PostgresMigration {
   sql: string;
 }
 
-/** Append only: never edit or reorder a migration that has shipped. */
-export const postgresMigrations: readonly PostgresMigration[] = [
+/**
+ * PostgreSQL's migrations written before the one list (db/migrations.ts), 001 to 006: shipped, never edited. A new
+ * migration goes into db/migrations.ts, in both dialects.
+ */
+export const postgresOnlyMigrations: readonly PostgresMigration[] = [
   m001Schema,
   m002KeyRing,
   m003RequestWindows,

@@ -1,7 +1,8 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import type { User } from '../../directory/store.js';
-import { deriveKey } from '../../factors/secret-box.js';
-import type { CodePurpose, FactorStore } from '../../factors/store.js';
+import type { User } from '../../storage/users.js';
+import { normaliseCode } from '../../crypto/code.js';
+import { deriveKey } from '../../crypto/secret-box.js';
+import type { CodePurpose, FactorStore } from '../../storage/factors.js';
 import { HttpError } from '../../http/errors.js';
 import { MailError, type Mailer } from '../../mail/mailer.js';
 
@@ -19,7 +20,7 @@ export interface EmailCodesOptions {
 
 /**
  * The embedded backend's email codes: made and mailed here, kept as an HMAC (one per user, `email_codes`), used
- * once. The portal's send throttle is its caller's (FactorService), counted before `send`.
+ * once. The portal's send throttle is its caller's (factors/code-attempts.ts), counted before `send`.
  */
 export class EmailCodes {
   private readonly codeKey: Buffer;
@@ -81,13 +82,13 @@ export class EmailCodes {
   /** True (and the code used up) when it is the user's current email code of this purpose. */
   async use(userId: string, purpose: CodePurpose, code: string, store: FactorStore): Promise<boolean> {
     const stored = await store.emailCode(userId);
-    const entered = code.replace(/\s+/g, '');
+    const entered = normaliseCode(code, EMAIL_CODE_DIGITS);
+    if (entered === undefined) return false;
     const hash = this.hash(userId, purpose, entered);
     const matches =
       stored !== undefined &&
       stored.purpose === purpose &&
       stored.expiresAt > this.now() &&
-      /^\d+$/.test(entered) &&
       timingSafeEqual(Buffer.from(stored.codeHash, 'hex'), Buffer.from(hash, 'hex'));
     // Deleting by hash makes the use single even if two requests race.
     return matches && (await store.consumeEmailCode(userId, hash));

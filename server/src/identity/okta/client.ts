@@ -1,5 +1,6 @@
 import okta, { type Client, type OktaApiError } from '@okta/okta-sdk-nodejs';
 import { API_ERRORS } from 'shared-auth/contract';
+import type { OktaCredentials } from '../../config/okta.js';
 import { HttpError, refusal } from '../../http/errors.js';
 
 /**
@@ -18,20 +19,6 @@ import { HttpError, refusal } from '../../http/errors.js';
  *   sees Okta's 401 E0000011 instead of `invalid_client` / `invalid_scope`. The request executor below looks at
  *   the token endpoint's answer itself and fails with what Okta said, logged.
  */
-
-/** How the portal authenticates to the org's Management API. */
-export type OktaCredentials =
-  | {
-      kind: 'service-app';
-      clientId: string;
-      /** The app's private key as a JWK (RSA or EC; `alg` set), as the SDK signs the client assertion with it. */
-      privateJwk: Record<string, unknown>;
-      /** The key's id in the app's JWKS (the assertion's `kid`); optional when the JWK has one or the app has one key. */
-      keyId: string | undefined;
-      /** OAuth scopes asked for (the app must be granted them in Okta). */
-      scopes: string[];
-    }
-  | { kind: 'api-token'; token: string };
 
 /** The logger the wrapper reports to (the app's pino logger fits). */
 export interface OktaLog {

@@ -5,9 +5,9 @@ import type { InteractionResults } from 'oidc-provider';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/index.js';
 import { isStorageUnavailableError } from '../../db/errors.js';
-import { STORAGE_RETRY_AFTER_SECONDS } from '../../plugins/errors.js';
+import { STORAGE_RETRY_AFTER_SECONDS } from '../../http/storage-unavailable.js';
 import type { Directory } from '../../directory/directory.js';
-import type { FactorService } from '../../factors/service.js';
+import type { StepUpService } from '../../factors/step-up.js';
 import { INTERACTION_PATH } from '../provider.js';
 import type { ProviderHolder } from '../provider-holder.js';
 import { CSRF_FIELD, csrfToken, isValidCsrfToken } from './csrf.js';
@@ -22,8 +22,10 @@ import { SignInKeys } from './secrets.js';
 import { buildSteps, PASSWORD_STEP } from './steps.js';
 import { HttpError } from '../../http/errors.js';
 import { SIGN_IN_LIMIT } from '../../throttles/limits.js';
-import { AddressLimiter, type RequestWindows } from '../../throttles/request-windows.js';
-import { Throttle, type ThrottleEvents } from '../../throttles/throttle.js';
+import type { RequestWindows } from '../../storage/request-windows.js';
+import { AddressLimiter } from '../../throttles/request-windows.js';
+import type { ThrottleEvents } from '../../storage/throttle-events.js';
+import { Throttle } from '../../throttles/throttle.js';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 
@@ -54,7 +56,7 @@ export interface InteractionRoutesOptions {
   cookieKeys: () => readonly string[];
   directory: Directory;
   /** 2-step factors: accounts with an active one get the verification-code step. */
-  factors: FactorService;
+  factors: StepUpService;
   /** Failed sign-ins' stored events (`Storage.throttles.signIn`). */
   signInEvents: ThrottleEvents;
   /** The per-address counts of form posts (`Storage.requestWindows`). */

@@ -8,10 +8,10 @@
  */
 import type { Directory, User } from '../../directory/directory.js';
 import { normaliseEmail } from '../../directory/directory.js';
-import type { FactorService } from '../../factors/service.js';
+import type { StepUpService } from '../../factors/step-up.js';
 import { HttpError } from '../../http/errors.js';
 import type { Notifier } from '../../notifications/types.js';
-import { INVALID_CODE_ERROR } from 'shared-auth/contract';
+import { API_ERRORS } from 'shared-auth/contract';
 import type { Device } from './device-cookie.js';
 import {
   MISSING_CREDENTIALS,
@@ -151,7 +151,7 @@ export const VERIFICATION_CODE_STEP = 'verification-code';
  * The second step: a code from the authenticator app, or an email code sent on request ("Send code by email").
  * Wrong codes and email sends go through the same per-user throttles as the Security page.
  */
-export function verificationCodeStep(directory: Directory, factors: FactorService): SignInStep {
+export function verificationCodeStep(directory: Directory, factors: StepUpService): SignInStep {
   async function pageFor(
     { action, csrf }: StepContext,
     user: User,
@@ -201,7 +201,7 @@ export function verificationCodeStep(directory: Directory, factors: FactorServic
         return { kind: 'done', accountId: user.id, amr: ['otp', 'mfa'] };
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
-        const message = error.message === INVALID_CODE_ERROR ? WRONG_VERIFICATION_CODE : error.message;
+        const message = error.code === API_ERRORS.invalidCode.code ? WRONG_VERIFICATION_CODE : error.message;
         // The throttles' 429s carry Retry-After, as on the API.
         return again(error.statusCode, { error: message }, error.headers);
       }
@@ -209,7 +209,7 @@ export function verificationCodeStep(directory: Directory, factors: FactorServic
   };
 }
 
-export function buildSteps(deps: PasswordStepDeps & { factors: FactorService }): Map<string, SignInStep> {
+export function buildSteps(deps: PasswordStepDeps & { factors: StepUpService }): Map<string, SignInStep> {
   const { directory, factors } = deps;
   // A correct password finishes the login, unless the account has an active 2-step factor.
   const steps = [

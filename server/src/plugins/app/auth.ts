@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { resolveCaller } from '../../auth/caller.js';
-import type { Caller } from '../types.js';
+import { resolveCaller, type Caller } from '../../auth/caller.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Directory } from '../../directory/directory.js';
+import { Directory, type PasswordHashing } from '../../directory/directory.js';
 import { seedDemoAccounts } from '../../directory/seed.js';
 
 /**
@@ -9,8 +9,9 @@ import { seedDemoAccounts } from '../../directory/seed.js';
  * explicit DEMO_ACCOUNTS=true (never with https; see config/env.ts).
  */
 export default fp(
-  async function directoryPlugin(app: FastifyInstance) {
-    const directory = new Directory(app.storage.users);
+  async function directoryPlugin(app: FastifyInstance, options: { passwordHashing?: PasswordHashing }) {
+    // Production's argon2id cost unless buildApp was given another (tests only: BuildOptions).
+    const directory = new Directory(app.storage.users, options.passwordHashing);
     app.decorate('directory', directory);
     if (app.config.demoAccounts) {
       const created = await seedDemoAccounts(directory, app.storage.sql, app.now);

@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { FactorService } from '../../factors/service.js';
+import { CodeAttempts } from '../../factors/code-attempts.js';
+import { FactorLifecycle } from '../../factors/lifecycle.js';
+import { StepUpService } from '../../factors/step-up.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    factors: FactorService;
+    /** The step-up: challenges, code checks, grants (the password change, the sign-in, /api/stepup). */
+    stepUp: StepUpService;
+    /** The factors' set-up and changes (/api/multifactor). */
+    factors: FactorLifecycle;
   }
 }
 
@@ -12,24 +17,25 @@ const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
  * Factors: the portal's rules for 2-step factors (step-up and its grants, throttles, the last-factor rule, ending
- * the other sessions, notices) over the identity backend that holds them. Provides `app.factors`, the service every
- * security route and the sign-in step use; prunes expired grants and throttle events every 10 minutes. Depends on:
+ * the other sessions, notices) over the identity backend that holds them. Provides `app.stepUp` (the password
+ * change, the sign-in step and /api/stepup use it) and `app.factors` (/api/multifactor), sharing one set of code
+ * throttles; prunes expired grants and throttle events every 10 minutes. Depends on:
  * storage, identity, notifications (notices), token-verification (the sessions a factor change ends).
  */
 export default fp(
   async function factorsPlugin(app: FastifyInstance) {
-    const service = new FactorService({
-      identity: app.identity,
-      storage: app.storage,
-      sessions: app.accountSessions,
-      notifier: app.notifier,
-      now: app.now,
-      log: app.log,
-    });
-    app.decorate('factors', service);
+    const { identity, storage, notifier, now } = app;
+    const attempts = new CodeAttempts({ storage, notifier, now, log: app.log });
+    const stepUp = new StepUpService({ identity, storage, attempts, now });
+    app.decorate('stepUp', stepUp);
+    const sessions = app.accountSessions;
+    app.decorate(
+      'factors',
+      new FactorLifecycle({ identity, storage, stepUp, attempts, sessions, notifier, now }),
+    );
 
     const prune = () =>
-      service.prune().catch((error: unknown) => app.log.warn({ err: error }, 'factors: could not prune'));
+      stepUp.prune().catch((error: unknown) => app.log.warn({ err: error }, 'factors: could not prune'));
     await prune();
     const timer = setInterval(() => void prune(), PRUNE_INTERVAL_MS);
     timer.unref();

@@ -1,19 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { loadTotpEncryptionKey } from '../../factors/encryption-key.js';
-import { SecretBox } from '../../factors/secret-box.js';
+import { SecretBox } from '../../crypto/secret-box.js';
+import { loadTotpEncryptionKey } from '../../crypto/totp-encryption-key.js';
 import { EmailCodes } from '../../identity/embedded/email-codes.js';
 import { EmbeddedIdentity } from '../../identity/embedded/identity.js';
 import { OktaOrg } from '../../identity/okta/client.js';
 import { OktaIdentity } from '../../identity/okta/identity.js';
 import type { IdentityBackend } from '../../identity/types.js';
+import { totpKeyRecords } from '../../storage/totp-key.js';
 
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
 async function embeddedIdentity(app: FastifyInstance): Promise<EmbeddedIdentity> {
   const { config } = app;
   // Refuses (ConfigError naming TOTP_ENCRYPTION_KEY) a key that cannot open the secrets already sealed.
-  const loaded = await loadTotpEncryptionKey(config.TOTP_ENCRYPTION_KEY, config.DATA_DIR, app.storage.sql);
+  const loaded = await loadTotpEncryptionKey(
+    config.TOTP_ENCRYPTION_KEY,
+    config.DATA_DIR,
+    totpKeyRecords(app.storage.sql),
+  );
   if (loaded.replacedUnusedKey) {
     app.log.warn('TOTP_ENCRYPTION_KEY changed while no authenticator secret was sealed: the new key is kept');
   }

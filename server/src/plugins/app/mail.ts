@@ -64,7 +64,12 @@ export default fp(
       app.log.info(`email: kept in the built-in mailbox, ${config.PUBLIC_URL}/dev/mailbox`);
     } else {
       mailer = noMailer;
-      app.log.warn('email: no transport (set SMTP_URL); email verification codes cannot be sent');
+      // In Okta mode the org sends its own codes; what is lost here is the account notices.
+      app.log.warn(
+        config.identityBackend === 'okta'
+          ? 'email: no transport (set SMTP_URL); account notices cannot be sent'
+          : 'email: no transport (set SMTP_URL); email verification codes and account notices cannot be sent',
+      );
     }
     app.decorate('mailer', mailer);
     app.addHook('onClose', async () => mailer.close());

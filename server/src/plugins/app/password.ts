@@ -12,7 +12,7 @@ declare module 'fastify' {
 
 /**
  * Password. Provides `app.passwords`, built once: the routes call it. Depends on: storage (transactions, the
- * throttle's events), identity (where the password is checked and changed), factors (step-up, grants),
+ * throttle's events), identity (where the password is checked and changed), factors (the step-up, its grants),
  * token-verification (the sessions a change ends), notifications.
  */
 export default fp(
@@ -24,7 +24,7 @@ export default fp(
         identity: app.identity,
         storage: app.storage,
         throttle: passwordThrottle(app.storage.throttles.passwordChange, now),
-        factors: app.factors,
+        stepUp: app.stepUp,
         sessions: app.accountSessions,
         notifier: app.notifier,
         now,

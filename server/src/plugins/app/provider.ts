@@ -118,7 +118,7 @@ export default fp(
       provider,
       cookieKeys: () => keyRing.cookieKeys,
       directory,
-      factors: app.factors,
+      factors: app.stepUp,
       signInEvents: app.storage.throttles.signIn,
       requestWindows: windows,
     });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { openStorage } from '../../storage/open.js';
+import { openStorage } from './open-storage.js';
 
 /**
  * Storage. Provides `app.storage` (every domain's store: storage/index.ts), `app.database` (the database

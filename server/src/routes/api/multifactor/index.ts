@@ -3,6 +3,7 @@ import { apiCalls, FACTOR_NAMES, type FactorName } from 'shared-auth/contract';
 import { callerOf } from '../../../auth/caller.js';
 import { actorOf, refuseFederated, sessionIdOf } from '../../../factors/http.js';
 import { registerCall } from '../../../http/register-call.js';
+import { kindOf } from '../../../identity/kinds/registry.js';
 
 /**
  * The calls of one factor: /api/multifactor/{googleauth|email}/:sub/{enroll,details,activate,opt-in,opt-out,reset}.
@@ -14,25 +15,17 @@ function factorRoutes(factor: FactorName) {
     app.addHook('preHandler', async (request, reply) => {
       const caller = callerOf(request);
       refuseFederated(caller.user);
-      await app.factors.requireStepUp(caller.user.id, sessionIdOf(caller));
+      await app.stepUp.requireStepUp(caller.user.id, sessionIdOf(caller));
       reply.header('Cache-Control', 'no-store');
     });
 
-    if (factor === 'googleAuth') {
-      registerCall(app, apiCalls.multifactor.googleAuth.enroll, async (request) => {
-        const actor = await actorOf(app, request);
-        const enrolment = await app.factors.enrollGoogle(actor);
-        request.log.info({ userId: actor.user.id }, 'authenticator enrolment started');
-        return enrolment;
-      });
-    } else {
-      registerCall(app, apiCalls.multifactor.email.enroll, async (request) => {
-        const actor = await actorOf(app, request);
-        const status = await app.factors.enrollEmail(actor);
-        request.log.info({ userId: actor.user.id }, 'email enrolment code sent');
-        return { status };
-      });
-    }
+    // What the set-up answers is the kind's (a secret to scan, or a code sent).
+    registerCall(app, calls.enroll, async (request) => {
+      const actor = await actorOf(app, request);
+      const enrolment = await app.factors.enrol(actor, factor);
+      request.log.info({ userId: actor.user.id }, kindOf(factor).enrolLogged);
+      return enrolment;
+    });
 
     registerCall(
       app,
@@ -64,7 +57,7 @@ function factorRoutes(factor: FactorName) {
   };
 }
 
-/** Google Authenticator and email codes, each with its own hooks' scope. */
+/** Every kind of factor (identity/kinds/registry.ts), each with its own hooks' scope. */
 export default async function multifactorRoutes(app: FastifyInstance) {
   for (const factor of FACTOR_NAMES) await app.register(factorRoutes(factor));
 }

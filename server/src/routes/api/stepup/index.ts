@@ -19,12 +19,12 @@ export default async function stepUpRoutes(app: FastifyInstance) {
   // Both show the account's email (masked): read as the identity backend holds it now.
   registerCall(app, apiCalls.stepUpChallenge, async (request) => {
     const caller = callerOf(request);
-    return app.factors.challenge(await currentUser(app.identity, caller), sessionIdOf(caller));
+    return app.stepUp.challenge(await currentUser(app.identity, caller), sessionIdOf(caller));
   });
 
   registerCall(app, apiCalls.stepUpSendChallenge, async (request) => {
     const user = await currentUser(app.identity, callerOf(request));
-    const maskedEmail = await app.factors.sendVerificationEmail(user);
+    const maskedEmail = await app.stepUp.sendVerificationEmail(user);
     request.log.info({ userId: user.id }, 'step-up email code sent');
     return { status: 'SENT' as const, maskedEmail };
   });
@@ -32,12 +32,12 @@ export default async function stepUpRoutes(app: FastifyInstance) {
   registerCall(app, apiCalls.stepUpVerify, async (request) => {
     const actor = await actorOf(app, request);
     const factor = FACTOR_OF_STEP_UP_SEGMENT[request.params.factor];
-    const expiresAt = await app.factors.stepUp(actor, factor, request.body.passCode);
+    const expiresAt = await app.stepUp.stepUp(actor, factor, request.body.passCode);
     request.log.info({ userId: actor.user.id, factor }, 'step-up verified');
     return { status: 'VERIFIED' as const, expiresAt: new Date(expiresAt).toISOString() };
   });
 
-  // "Confirm it's you": the password again before the first factor (FactorService.requireFreshProof).
+  // "Confirm it's you": the password again before the first factor (StepUpService.requireFreshProof).
   registerCall(app, apiCalls.reauthenticate, async (request, reply) => {
     const actor = await actorOf(app, request);
     let confirmed;

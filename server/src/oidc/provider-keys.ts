@@ -1,10 +1,11 @@
+/** The embedded provider's key ring: the ring of src/keys, timed by the provider's token and session lifetimes. */
 import type { AppConfig } from '../config/index.js';
 import type { Database } from '../db/sql.js';
-import type { AtRestSealing } from './at-rest.js';
-import { ACCESS_TOKEN_TTL_SECONDS, ID_TOKEN_TTL_SECONDS, SESSION_TTL_SECONDS } from '../oidc/provider.js';
-import { KeyRing, type RingLog } from './ring.js';
-import { KeyRingStore } from './store.js';
-import { ringTimeline } from './timeline.js';
+import { KeyRing, type KeyRingOptions, type RingLog } from '../keys/ring.js';
+import { ringTimeline } from '../keys/timeline.js';
+import { KeyRingStore } from '../storage/key-ring.js';
+import type { AtRestSealing } from '../storage/sealing.js';
+import { ACCESS_TOKEN_TTL_SECONDS, ID_TOKEN_TTL_SECONDS, SESSION_TTL_SECONDS } from './provider.js';
 
 export interface ProviderKeyRingDeps {
   config: Pick<AppConfig, 'DATA_DIR' | 'KEY_ROTATION_DAYS'>;
@@ -14,6 +15,8 @@ export interface ProviderKeyRingDeps {
   /** The app's clock (app.now). */
   now: () => number;
   log: RingLog;
+  /** Instead of generating RSA keys: tests only (buildApp options). */
+  generateSigningKey?: KeyRingOptions['generateSigningKey'];
 }
 
 /**
@@ -27,6 +30,7 @@ export function openProviderKeyRing({
   sealing,
   now,
   log,
+  generateSigningKey,
 }: ProviderKeyRingDeps): Promise<KeyRing> {
   return KeyRing.open({
     store: new KeyRingStore(database, sealing.keyRing),
@@ -38,5 +42,6 @@ export function openProviderKeyRing({
     now,
     log,
     ...(database.dialect === 'sqlite' ? { legacyDir: config.DATA_DIR } : {}),
+    ...(generateSigningKey ? { generateSigningKey } : {}),
   });
 }

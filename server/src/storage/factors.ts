@@ -1,3 +1,4 @@
+/** The users' 2-step factors and pending email codes (migration 004): the records, the interface and its SQL. */
 import type { FactorName } from 'shared-auth/contract';
 import type { Sql } from '../db/sql.js';
 

@@ -3,7 +3,7 @@
  * Directory CLI: creates users in the database a running server uses (SQLite's WAL makes that safe; PostgreSQL
  * when DATABASE_URL is set).
  *
- *   node server/dist/directory/cli.js add-user --email x@example.com --password 'Secret-42' \
+ *   node server/dist/directory-cli.js add-user --email x@example.com --password 'Secret-42' \
  *     --given-name Ada --family-name Lovelace --country GB [--federated] [--data-dir ./data]
  *
  * Prints the new user as JSON on stdout. DATA_DIR (or --data-dir) or DATABASE_URL picks the database, as for the server.
@@ -13,12 +13,12 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isCountryCode } from 'shared-auth/contract';
 import { z } from 'zod';
-import { parseEnv } from '../config/env.js';
-import { openStorage } from '../storage/open.js';
-import { Directory, DuplicateEmailError } from './directory.js';
+import { parseEnv } from './config/env.js';
+import { openStorage } from './plugins/app/open-storage.js';
+import { Directory, DuplicateEmailError } from './directory/directory.js';
 
 const USAGE = `Usage:
-  cli.js add-user --email EMAIL --password PASSWORD --given-name NAME --family-name NAME --country CC [--federated] [--data-dir DIR]`;
+  directory-cli.js add-user --email EMAIL --password PASSWORD --given-name NAME --family-name NAME --country CC [--federated] [--data-dir DIR]`;
 
 const addUserSchema = z.object({
   email: z.email({ error: '--email must be an email address' }),

@@ -1,3 +1,4 @@
+/** The provider's key ring (migration 008's `key_ring`), sealed at rest, and its SQL (rotation: keys/). */
 import { isSealed, type SecretBox } from '../crypto/secret-box.js';
 import type { Sql } from '../db/sql.js';
 

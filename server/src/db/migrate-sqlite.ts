@@ -1,5 +1,9 @@
+/**
+ * SQLite's migrator, the twin of migrate-postgres.ts: applies db/migrations.ts's SQLite list, recording the version
+ * in PRAGMA user_version.
+ */
 import type Database from 'better-sqlite3';
-import { migrations } from './migrations/index.js';
+import { sqliteMigrations, type SqliteMigration } from './migrations.js';
 
 const versionOf = (db: Database.Database) => db.pragma('user_version', { simple: true }) as number;
 
@@ -9,7 +13,10 @@ const versionOf = (db: Database.Database) => db.pragma('user_version', { simple:
  * rather than guessed at. A file that is already current is only read: no write lock, so a CLI start never
  * waits for (or holds up) a running server.
  */
-export function migrate(db: Database.Database): number {
+export function migrateSqlite(
+  db: Database.Database,
+  migrations: readonly SqliteMigration[] = sqliteMigrations,
+): number {
   const current = versionOf(db);
   if (current > migrations.length) {
     throw new Error(

@@ -1,4 +1,6 @@
+/** RFC 6238 time-based codes (authenticator apps): secrets, the otpauth:// URI, and the check of a code. */
 import { Secret, TOTP } from 'otpauth';
+import { normaliseCode } from './code.js';
 
 /** RFC 6238 as authenticator apps implement it: SHA-1, 6 digits, 30 s steps. */
 export const TOTP_PERIOD_SECONDS = 30;
@@ -41,8 +43,8 @@ export type TotpCheck = { ok: true; step: number } | { ok: false; reason: 'inval
  * accepted for this user) is a replay and refused, even inside the window.
  */
 export function checkTotp(secret: string, code: string, nowMs: number, lastStep: number | null): TotpCheck {
-  const token = code.replace(/\s+/g, '');
-  if (!new RegExp(`^\\d{${TOTP_DIGITS}}$`).test(token)) return { ok: false, reason: 'invalid' };
+  const token = normaliseCode(code, TOTP_DIGITS);
+  if (token === undefined) return { ok: false, reason: 'invalid' };
   const delta = totpOf(secret).validate({ token, timestamp: nowMs, window: TOTP_WINDOW });
   if (delta === null) return { ok: false, reason: 'invalid' };
   const step = timeStepOf(nowMs) + delta;

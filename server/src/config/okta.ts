@@ -1,7 +1,24 @@
+/**
+ * The Okta identity backend's settings (OKTA_*): which credentials the portal calls the org's Management API with,
+ * read and checked at start-up. The org itself is the settings file's Domain.
+ */
 import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ConfigError, type Env } from '../../config/env.js';
-import type { OktaCredentials } from './client.js';
+import { ConfigError, type Env } from './env.js';
+
+/** How the portal authenticates to the org's Management API. */
+export type OktaCredentials =
+  | {
+      kind: 'service-app';
+      clientId: string;
+      /** The app's private key as a JWK (RSA or EC; `alg` set), as the SDK signs the client assertion with it. */
+      privateJwk: Record<string, unknown>;
+      /** The key's id in the app's JWKS (the assertion's `kid`); optional when the JWK has one or the app has one key. */
+      keyId: string | undefined;
+      /** OAuth scopes asked for (the app must be granted them in Okta). */
+      scopes: string[];
+    }
+  | { kind: 'api-token'; token: string };
 
 /** The settings the Okta identity backend reads (optional in env.ts; required here). */
 export type OktaEnv = Pick<

@@ -1,10 +1,14 @@
-import type { Env } from '../config/env.js';
-import { openPostgres } from '../db/postgres.js';
-import type { Database } from '../db/sql.js';
-import { openSqlite, useServingBusyTimeout } from '../db/sqlite.js';
-import { loadAtRestSealing, type LoadedSealing } from '../keys/at-rest.js';
-import type { Storage } from './index.js';
-import { storageOver } from './sql.js';
+/**
+ * The composition that picks the storage: PostgreSQL or SQLite under the same stores (storage/sql.ts), with the
+ * at-rest key loaded and checked. Used by the storage plugin and the directory CLI.
+ */
+import type { Env } from '../../config/env.js';
+import { openPostgres } from '../../db/postgres.js';
+import type { Database } from '../../db/sql.js';
+import { openSqlite, useServingBusyTimeout } from '../../db/sqlite.js';
+import { loadAtRestSealing, type LoadedSealing } from '../../keys/at-rest.js';
+import type { Storage } from '../../storage/index.js';
+import { storageOver } from '../../storage/sql.js';
 
 export interface OpenedStorage {
   storage: Storage;

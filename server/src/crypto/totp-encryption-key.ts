@@ -1,8 +1,11 @@
+/**
+ * TOTP_ENCRYPTION_KEY: the key that seals the authenticator-app secrets, loaded (or generated once) and checked
+ * against the secrets the database already holds, so a wrong key stops the start-up instead of the sign-ins.
+ */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConfigError } from '../config/env.js';
-import { describeKey, readOrCreateKeyFile, type LoadedKey } from '../crypto/key-file.js';
-import { SecretBox } from '../crypto/secret-box.js';
-import type { Sql } from '../db/sql.js';
+import { describeKey, readOrCreateKeyFile, type LoadedKey } from './key-file.js';
+import { SecretBox } from './secret-box.js';
 
 export const TOTP_KEY_FILE = 'totp-encryption-key';
 /** The `meta` row holding the key's fingerprint (an HMAC made with the key: it reveals nothing of it). */
@@ -21,11 +24,13 @@ function sameFingerprint(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** One sealed authenticator secret (with its user id, the additional data), if any is stored. */
-function aSealedSecret(sql: Sql) {
-  return sql.get<{ user_id: string; secret_enc: string }>(
-    'SELECT user_id, secret_enc FROM user_factors WHERE secret_enc IS NOT NULL LIMIT 1',
-  );
+/** What the key check reads and writes in the database (storage/totp-key.ts keeps it there). */
+export interface TotpKeyRecords {
+  /** One sealed authenticator secret with its user id (the additional data), if any is stored. */
+  aSealedSecret(): Promise<{ userId: string; secretEnc: string } | undefined>;
+  /** The stored fingerprint (TOTP_KEY_FINGERPRINT), if any. */
+  fingerprint(): Promise<string | undefined>;
+  saveFingerprint(fingerprint: string): Promise<void>;
 }
 
 const RESTORE_HINT =
@@ -36,7 +41,7 @@ const RESTORE_HINT =
  * The key that encrypts authenticator-app secrets: TOTP_ENCRYPTION_KEY when set (validated at start-up),
  * otherwise a key generated once and kept in DATA_DIR (mode 0600), like the provider's signing key.
  *
- * With `db`, the key must be the one the database's sealed secrets were made with: checked against the key's
+ * With `records`, the key must be the one the database's sealed secrets were made with: checked against the key's
  * fingerprint in `meta` (stored on first use), or, for a database from before the fingerprint, by opening one
  * sealed secret. Otherwise the start-up stops with a ConfigError naming TOTP_ENCRYPTION_KEY, and no new key is
  * ever generated while sealed secrets exist.
@@ -44,16 +49,14 @@ const RESTORE_HINT =
 export async function loadTotpEncryptionKey(
   configured: Buffer | undefined,
   dataDir: string,
-  db?: Sql,
+  records?: TotpKeyRecords,
 ): Promise<LoadedKey> {
-  const sealed = db ? await aSealedSecret(db) : undefined;
+  const sealed = records ? await records.aSealedSecret() : undefined;
   const loaded = readOrCreateKey(configured, dataDir, sealed !== undefined);
-  if (!db) return loaded;
+  if (!records) return loaded;
 
   const fingerprint = keyFingerprint(loaded.key);
-  const stored = (
-    await db.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [TOTP_KEY_FINGERPRINT])
-  )?.value;
+  const stored = await records.fingerprint();
   if (stored !== undefined && sameFingerprint(stored, fingerprint)) return loaded;
   if (sealed) {
     if (stored !== undefined) {
@@ -63,7 +66,7 @@ export async function loadTotpEncryptionKey(
       );
     }
     try {
-      new SecretBox(loaded.key).open(sealed.secret_enc, sealed.user_id);
+      new SecretBox(loaded.key).open(sealed.secretEnc, sealed.userId);
     } catch {
       throw new ConfigError(
         `TOTP_ENCRYPTION_KEY: the ${describe(loaded)} cannot open the authenticator secrets in the database. ` +
@@ -71,10 +74,7 @@ export async function loadTotpEncryptionKey(
       );
     }
   }
-  await db.run(
-    `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-    [TOTP_KEY_FINGERPRINT, fingerprint],
-  );
+  await records.saveFingerprint(fingerprint);
   return { ...loaded, replacedUnusedKey: stored !== undefined };
 }
 

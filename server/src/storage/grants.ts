@@ -1,7 +1,11 @@
+/**
+ * Step-up grants (migration 004's `stepup_grants`): the keys a grant is stored under (a provider session's, a grant
+ * chain's, a carried one), the interface and its SQL. What earns and checks them: factors/.
+ */
 import { createHash } from 'node:crypto';
 import type { FactorName } from 'shared-auth/contract';
 import { inList, type Sql } from '../db/sql.js';
-import { storedFactorType } from './store.js';
+import { storedFactorType } from './factors.js';
 
 /** What a step-up grant was earned with: a factor's code, or the password again (first factor only). */
 export type GrantProof = FactorName | 'password';

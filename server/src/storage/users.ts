@@ -1,3 +1,4 @@
+/** The users (migration 001): the record shapes, the interface and its SQL (the Directory: directory/). */
 import { isUniqueViolation, type Sql } from '../db/sql.js';
 
 /** A person in the portal's user store. */

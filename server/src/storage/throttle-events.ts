@@ -1,5 +1,26 @@
+/**
+ * Each throttle's stored events (the failed sign-ins, password changes, wrong codes and email sends the throttles
+ * count; their limits: throttles/limits.ts): the interface and its SQL, one table spec per throttle.
+ */
 import type { Sql } from '../db/sql.js';
-import type { ThrottleEvents } from './throttle.js';
+
+/** The stored attempts of one throttle (one per use), by key (a user id, an email's hash, a device). */
+export interface ThrottleEvents {
+  /** The key's event times after `since` (ms), oldest first. */
+  since(key: string, since: number): Promise<number[]>;
+  /**
+   * One atomic step for every process that shares the storage: reads the key's times after `since` and, when
+   * fewer than `max`, records one at `at`. Returns the times read (before the new one). Throws the storage
+   * error when the attempt cannot be recorded: callers refuse the attempt (fail closed, 503).
+   */
+  reserve(key: string, at: number, since: number, max: number): Promise<number[]>;
+  /** Takes back one event (an attempt that turned out not to count, e.g. an email that was not sent). */
+  remove(key: string, at: number): Promise<void>;
+  /** Forgets every event of the key (a right password or code). May run in a change's transaction. */
+  clear(key: string): Promise<void>;
+  /** Deletes events at or before `before`, of every key; returns how many. */
+  prune(before: number): Promise<number>;
+}
 
 /** Where one throttle's events live: a table, its key and time columns, and the kind within a shared table. */
 export interface ThrottleTable {

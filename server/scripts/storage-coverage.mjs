@@ -1,0 +1,37 @@
+/**
+ * The guard of the storage layer's tests: statement coverage of src/storage/ and src/db/ under the postgres
+ * project (vitest.config.ts) must not drop below what the whole suite reached on PostgreSQL when it still ran
+ * there whole (the floors below, measured before the HTTP suites moved to SQLite only). Reads the json-summary
+ * of `vitest run --project postgres --coverage`, prints both figures, and fails under a floor: then add
+ * conformance tests (test/storage/**) until it holds.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SUMMARY = path.join(SERVER, 'coverage/postgres/coverage-summary.json');
+
+/**
+ * Statement coverage (%) the whole suite reached on PostgreSQL before the split. Still 0: the measuring runs of
+ * issue 19 ended without a report (a timed-out test on a busy machine; reportOnFailure is now on). Set them from
+ * a run of the previous commit's whole postgres project with --coverage.
+ */
+const FLOORS = { 'src/storage/': 0, 'src/db/': 0 };
+
+const summary = JSON.parse(readFileSync(SUMMARY, 'utf8'));
+let failed = false;
+for (const [folder, floor] of Object.entries(FLOORS)) {
+  let covered = 0;
+  let total = 0;
+  for (const [file, figures] of Object.entries(summary)) {
+    if (file === 'total' || !path.relative(SERVER, file).startsWith(folder)) continue;
+    covered += figures.statements.covered;
+    total += figures.statements.total;
+  }
+  const percent = total === 0 ? 0 : (100 * covered) / total;
+  const verdict = percent + 1e-9 >= floor ? 'ok' : 'BELOW THE FLOOR';
+  console.log(`${folder}: ${percent.toFixed(2)} % of ${total} statements (floor ${floor} %): ${verdict}`);
+  if (verdict !== 'ok') failed = true;
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,280 @@
+/**
+ * The factors' lifecycle: set up (enrol, activate), turn on and off, remove — what /api/multifactor uses. Each
+ * change ends the account's other sessions and queues its notice, under the last-factor rule; what differs by
+ * kind is the kind's module (identity/kinds/).
+ */
+import {
+  API_ERRORS,
+  FACTOR_LABELS,
+  MIN_ACTIVE_FACTORS_TO_TURN_OFF,
+  type FactorDetailsResponse,
+  type FactorName,
+  type FactorStatusResponse,
+} from 'shared-auth/contract';
+import type { AccountSessions } from '../auth/sessions.js';
+import { refusal } from '../http/errors.js';
+import type { IdentityFactor, IdentityFactors } from '../identity/factors.js';
+import type { FactorEnrolment } from '../identity/kinds/kind.js';
+import { kindOf } from '../identity/kinds/registry.js';
+import type { AccountEvent, Notifier } from '../notifications/types.js';
+import type { Storage } from '../storage/index.js';
+import type { Actor } from './actor.js';
+import type { CodeAttempts } from './code-attempts.js';
+import { activeOf, findFactor, type StepUpService } from './step-up.js';
+
+export interface FactorLifecycleOptions {
+  /** Where the factors, their secrets and codes live (embedded or Okta). */
+  identity: IdentityFactors;
+  /** The transactions that end the other sessions and queue the notice together with a factor's change. */
+  storage: Storage;
+  stepUp: StepUpService;
+  attempts: CodeAttempts;
+  sessions: AccountSessions;
+  notifier: Notifier;
+  now: () => number;
+}
+
+function statusResponse(factor: IdentityFactor | undefined): FactorStatusResponse {
+  return { status: factor?.status ?? 'NOT_ENROLLED', enrolledDate: factor?.enrolledAt ?? null };
+}
+
+/** What a change of a factor answers, and the event it notifies (none when nothing changed). */
+interface FactorChange {
+  response: FactorStatusResponse;
+  event?: AccountEvent | undefined;
+}
+
+function refuseIfSetUp(factors: IdentityFactor[], type: FactorName): void {
+  const status = findFactor(factors, type)?.status;
+  if (status === 'ACTIVE' || status === 'INACTIVE') {
+    throw refusal(
+      API_ERRORS.factorState,
+      `${FACTOR_LABELS[type]} is already set up; remove it first to set it up again`,
+    );
+  }
+}
+
+function refuseLastFactor(factors: IdentityFactor[], type: FactorName, action: string): void {
+  const active = activeOf(factors);
+  if (active.includes(type) && active.length < MIN_ACTIVE_FACTORS_TO_TURN_OFF) {
+    throw refusal(
+      API_ERRORS.lastFactor,
+      `You cannot ${action} your only active 2-step factor: at least ${MIN_ACTIVE_FACTORS_TO_TURN_OFF} active factors are required. Set up another factor first.`,
+    );
+  }
+}
+
+/**
+ * What the portal decides about setting up and changing 2-step factors, whichever identity backend holds them:
+ * fresh proof before a first factor, the last-factor rule, the code and email-send throttles, ending the
+ * account's other sessions and the notice on every change. Refusals are HttpErrors with a message safe to show.
+ */
+export class FactorLifecycle {
+  private readonly identity: IdentityFactors;
+  private readonly storage: Storage;
+  private readonly stepUp: StepUpService;
+  private readonly attempts: CodeAttempts;
+  private readonly sessions: AccountSessions;
+  private readonly notifier: Notifier;
+  private readonly now: () => number;
+
+  constructor(options: FactorLifecycleOptions) {
+    ({
+      identity: this.identity,
+      storage: this.storage,
+      stepUp: this.stepUp,
+      attempts: this.attempts,
+      sessions: this.sessions,
+      notifier: this.notifier,
+      now: this.now,
+    } = options);
+  }
+
+  /**
+   * Runs a change of the account's factors: `change` makes the checks and the backend's change, `record` the
+   * portal's own writes after it (grant, ended sessions, notice). A backend in the portal's database (embedded)
+   * takes part in one write transaction with both, so what `change` checked still holds when everything commits
+   * together. Otherwise (Okta) `change` runs outside any transaction, so the database's write lock is never held
+   * across a call to Okta, and `record` in a transaction of its own once the backend made the change.
+   */
+  private change<T>(change: (identity: IdentityFactors, within: Storage) => Promise<T>): Promise<T>;
+  private change<T, R>(
+    change: (identity: IdentityFactors, within: Storage) => Promise<T>,
+    record: (tx: Storage, changed: T) => Promise<R>,
+  ): Promise<R>;
+  private async change<T, R>(
+    change: (identity: IdentityFactors, within: Storage) => Promise<T>,
+    record?: (tx: Storage, changed: T) => Promise<R>,
+  ): Promise<T | R> {
+    const { identity } = this;
+    if (identity.inTransaction) {
+      const bind = identity.inTransaction.bind(identity);
+      return this.storage.transaction(async (tx) => {
+        const changed = await change(bind(tx), tx);
+        return record ? record(tx, changed) : changed;
+      });
+    }
+    const changed = await change(identity, this.storage);
+    return record ? this.storage.transaction((tx) => record(tx, changed)) : changed;
+  }
+
+  async details(userId: string, type: FactorName): Promise<FactorDetailsResponse> {
+    const factor = findFactor(await this.identity.listFactors(userId), type);
+    const enrolled = factor?.status === 'ACTIVE' || factor?.status === 'INACTIVE';
+    return {
+      enrolled,
+      enrolledDate: enrolled ? (factor?.enrolledAt ?? null) : null,
+      turnOff: this.identity.factorTurnOff,
+    };
+  }
+
+  /**
+   * A factor's change: every other session of the account ends, and every grant chain and refresh token of the
+   * account, the caller's included (a copied refresh token may be a branch of it); the caller keeps its provider
+   * session and renews with its cookie. The step-up grants go too (the caller's is carried to its next chain),
+   * the change's notice is queued, all in `tx` (the transaction of the change itself where the backend takes
+   * part in it), so a phishing session that held the password or a copied refresh token is out the moment
+   * 2-step changes.
+   */
+  private async endOthersAndNotify(tx: Storage, actor: Actor, event: AccountEvent): Promise<void> {
+    await this.sessions.endOtherSessions(actor.user.id, actor.sessionUid, tx, actor.tokenId);
+    await this.stepUp.endOtherStepUpGrants(actor, tx);
+    await this.notifier.queue(actor.user, event, { userAgent: actor.userAgent, at: this.now() }, tx.outbox);
+  }
+
+  // ---- Enrolment ------------------------------------------------------------------------------------------
+
+  /**
+   * Starts setting up a factor; it stays pending until a correct code activates it. A kind whose set-up sends
+   * a code is counted by the email-send throttle and runs outside the write transaction (no mail is sent while
+   * it is held); the others check and change in one transaction (embedded).
+   */
+  async enrol(actor: Actor, type: FactorName): Promise<FactorEnrolment> {
+    const { user } = actor;
+    if (kindOf(type).enrolSendsCode) {
+      await this.stepUp.requireFreshProof(actor);
+      refuseIfSetUp(await this.identity.listFactors(user.id), type);
+      return this.attempts.countedSend(user.id, () => this.identity.enrol(user, type));
+    }
+    return this.change(async (identity, within) => {
+      await this.stepUp.requireFreshProof(actor, within, identity);
+      refuseIfSetUp(await identity.listFactors(user.id), type);
+      return identity.enrol(user, type);
+    });
+  }
+
+  /**
+   * A correct code activates a pending factor. It also proves possession of the new factor, so the session
+   * gets a step-up grant: a user who just set up their first factor can go on to manage it.
+   */
+  async activate(actor: Actor, type: FactorName, code: string): Promise<FactorStatusResponse> {
+    const { user } = actor;
+    await this.stepUp.requireFreshProof(actor);
+    const factor = findFactor(await this.identity.listFactors(user.id), type);
+    if (factor?.status !== 'PENDING_ACTIVATION') {
+      throw refusal(
+        API_ERRORS.factorState,
+        factor ? `${FACTOR_LABELS[type]} is already set up` : `Start setting up ${FACTOR_LABELS[type]} first`,
+      );
+    }
+    const attempt = await this.attempts.reserve(user.id);
+    const activation = await this.identity.activate(user.id, type, code);
+    if (!activation) return this.attempts.wrong(user, actor.userAgent, attempt);
+    const response = await this.storage.transaction(async (tx) => {
+      const active = await activation.commit(tx);
+      await this.attempts.accepted(user.id, tx);
+      await this.stepUp.grant(user.id, actor.grantKey, type, tx.grants);
+      await this.endOthersAndNotify(tx, actor, { type: 'factor-activated', factor: type });
+      return statusResponse(active);
+    });
+    await this.sessions.endOtherSessionsAfterCommit(user.id);
+    return response;
+  }
+
+  // ---- Turning on and off, removal ------------------------------------------------------------------------
+
+  /** The portal's part of a factor change: the other sessions end and the notice goes, when anything changed. */
+  private recordFactorChange(actor: Actor) {
+    return async (tx: Storage, { response, event }: FactorChange): Promise<FactorChange> => {
+      if (event) await this.endOthersAndNotify(tx, actor, event);
+      return { response, event };
+    };
+  }
+
+  /**
+   * Once the change committed: what ending the other sessions needs outside the database (Okta: the account's
+   * refresh tokens at the org), when anything changed.
+   */
+  private async afterCommit(actor: Actor, recorded: Promise<FactorChange>): Promise<FactorStatusResponse> {
+    const { response, event } = await recorded;
+    if (event) await this.sessions.endOtherSessionsAfterCommit(actor.user.id);
+    return response;
+  }
+
+  optIn(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
+    const { user } = actor;
+    // Embedded: every check and the change in one write transaction, so what was checked still holds.
+    return this.afterCommit(
+      actor,
+      this.change(async (identity, within): Promise<FactorChange> => {
+        await this.stepUp.requireFreshProof(actor, within, identity);
+        const factor = findFactor(await identity.listFactors(user.id), type);
+        if (factor?.status === 'INACTIVE') {
+          const after = await identity.setEnabled(user.id, type, true);
+          return { response: statusResponse(after), event: { type: 'factor-turned-on', factor: type } };
+        }
+        if (factor?.status !== 'ACTIVE') {
+          throw refusal(API_ERRORS.factorState, `Set up ${FACTOR_LABELS[type]} before turning it on`);
+        }
+        return { response: statusResponse(factor) };
+      }, this.recordFactorChange(actor)),
+    );
+  }
+
+  /**
+   * Turns a set-up factor off. Embedded: it stays set up (INACTIVE) and can be turned on again. Okta has no "off"
+   * for one factor: the enrolment is removed (its own sign-in then stops asking for it), and the notice says so.
+   */
+  optOut(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
+    const { user } = actor;
+    // Embedded: in one write transaction, so two sessions turning off the last two factors at once cannot both
+    // pass the last-factor check.
+    return this.afterCommit(
+      actor,
+      this.change(async (identity): Promise<FactorChange> => {
+        const factors = await identity.listFactors(user.id);
+        const factor = findFactor(factors, type);
+        if (!factor || factor.status === 'PENDING_ACTIVATION') {
+          throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not set up`);
+        }
+        refuseLastFactor(factors, type, 'turn off');
+        if (factor.status !== 'ACTIVE') return { response: statusResponse(factor) };
+        const after = await identity.setEnabled(user.id, type, false);
+        return {
+          response: statusResponse(after),
+          event: { type: after ? 'factor-turned-off' : 'factor-removed', factor: type },
+        };
+      }, this.recordFactorChange(actor)),
+    );
+  }
+
+  reset(actor: Actor, type: FactorName): Promise<FactorStatusResponse> {
+    const { user } = actor;
+    return this.afterCommit(
+      actor,
+      this.change(async (identity): Promise<FactorChange> => {
+        const factors = await identity.listFactors(user.id);
+        const factor = findFactor(factors, type);
+        if (!factor) return { response: statusResponse(undefined) };
+        refuseLastFactor(factors, type, 'remove');
+        await identity.remove(user.id, type);
+        return {
+          response: statusResponse(undefined),
+          // A set-up that never finished is no factor yet: nothing to end or tell.
+          event:
+            factor.status === 'PENDING_ACTIVATION' ? undefined : { type: 'factor-removed', factor: type },
+        };
+      }, this.recordFactorChange(actor)),
+    );
+  }
+}
