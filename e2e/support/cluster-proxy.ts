@@ -48,6 +48,9 @@ export const SERVED_BY_HEADER = 'x-served-by';
 /** Marks a 502 that the proxy made itself (no instance answered), so a test can tell it from an instance's. */
 export const PROXY_ERROR_HEADER = 'x-proxy-error';
 
+/** Methods a reset may replay on the next instance. */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD']);
+
 export class RoundRobinProxy {
   readonly records: ProxiedRequest[] = [];
   private server: http.Server | undefined;
@@ -135,9 +138,10 @@ export class RoundRobinProxy {
       const outcome = await this.forward(upstream, request, response, headers, body, record);
       if (outcome === 'answered') return;
       lastError = outcome.error;
-      // Only a refused connection is passed on to the next instance: the request never reached this one. Any
-      // other failure (reset, hang-up) may have happened after the instance acted on it, so it is not replayed.
-      if (!outcome.refused) break;
+      // A refused connection is passed on to the next instance: the request never reached this one. Any other
+      // failure (reset, hang-up) may have happened after the instance acted on it, so it is replayed only for a
+      // GET or HEAD, which change nothing (as nginx's proxy_next_upstream does by default).
+      if (!outcome.refused && !IDEMPOTENT_METHODS.has(record.method)) break;
     }
     record.status = 502;
     record.proxyError = lastError;

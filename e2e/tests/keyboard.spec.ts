@@ -113,7 +113,8 @@ test('profile edit and password change with the keyboard', async ({ page }) => {
   await page.keyboard.type('Tumbling-Down-7Q');
   await tabTo(page, page.getByRole('button', { name: 'Save' }));
   await page.keyboard.press('Enter');
-  await expect(page.getByText('Your changes are saved.')).toBeVisible();
+  // The profile's toast may still be up (30 s): the newest toast stacks last.
+  await expect(page.getByText('Your changes are saved.').last()).toBeVisible();
   await expect(page.getByLabel('Current Password')).toHaveCount(0);
   await expect(change).toBeFocused();
 });

@@ -24,7 +24,7 @@ import {
 const SECURITY_PAGE_LOAD_MS = 30_000;
 
 // Codes come in 30-second steps and each may be used once.
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 150_000 });
 
 /** The user's factors as Okta holds them: type and status. */
 function factorsInOkta(okta: OktaPortal, user: OktaTestUser) {
