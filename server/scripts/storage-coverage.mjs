@@ -13,11 +13,14 @@ const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SUMMARY = path.join(SERVER, 'coverage/postgres/coverage-summary.json');
 
 /**
- * Statement coverage (%) the whole suite reached on PostgreSQL before the split. Still 0: the measuring runs of
- * issue 19 ended without a report (a timed-out test on a busy machine; reportOnFailure is now on). Set them from
- * a run of the previous commit's whole postgres project with --coverage.
+ * Statement coverage (%) the whole suite reached on PostgreSQL before the split (241678f, its whole postgres
+ * project with --coverage): storage/ then was the stores and SQL spread over the domains (98.03 %, 1,292 of 1,318
+ * statements); db/ without the SQLite driver, which the sqlite project covers (98.16 %, 426 of 434).
+ * Measured after the split: 99.56 % and 98.26 %.
  */
-const FLOORS = { 'src/storage/': 0, 'src/db/': 0 };
+const FLOORS = { 'src/storage/': 98.0, 'src/db/': 98.1 };
+/** db/ files of SQLite only: the postgres project need not cover them (the sqlite project does). */
+const SQLITE_ONLY = /^src\/db\/(sqlite\.ts|migrate-sqlite\.ts|connection\.ts|migrations\/)/;
 
 const summary = JSON.parse(readFileSync(SUMMARY, 'utf8'));
 let failed = false;
@@ -25,7 +28,8 @@ for (const [folder, floor] of Object.entries(FLOORS)) {
   let covered = 0;
   let total = 0;
   for (const [file, figures] of Object.entries(summary)) {
-    if (file === 'total' || !path.relative(SERVER, file).startsWith(folder)) continue;
+    const relative = path.relative(SERVER, file);
+    if (file === 'total' || !relative.startsWith(folder) || SQLITE_ONLY.test(relative)) continue;
     covered += figures.statements.covered;
     total += figures.statements.total;
   }
