@@ -139,6 +139,25 @@ export const TEST_TOTP_KEY = '5f'.repeat(32);
 /** The key that seals the key ring and the provider's records of the postgres project's apps (KEY_RING_ENCRYPTION_KEY). */
 export const TEST_KEY_RING_KEY = '6e'.repeat(32);
 
+/** Two test apps over one database: the same DATA_DIR (SQLite's file; the postgres project's database). */
+export async function startAppPair(): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
+  const dataDir = tempDir();
+  const a = await startApp({}, dataDir);
+  const b = await startApp({}, dataDir).catch(async (error: unknown) => {
+    await a.close();
+    throw error;
+  });
+  return {
+    a,
+    b,
+    async close() {
+      // b's own close would drop the shared database and folder under a: a's close does both, last.
+      await b.app.close();
+      await a.close();
+    },
+  };
+}
+
 /**
  * Call at the top of a test file or of a describe: one app for the block, from `start` before its first test,
  * closed after its last. The object returned is filled in from `start`'s result once it has run, so the tests read

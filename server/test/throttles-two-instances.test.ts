@@ -15,29 +15,12 @@ import {
   follow,
   hiddenFields,
   pkcePair,
-  startApp,
-  tempDir,
+  startAppPair,
 } from './helpers.js';
 import { call, formAction, newUser, signInSession } from './security-helpers.js';
 
-/** Two instances of the server over one database: the same DATA_DIR (SQLite's file; the postgres project's database). */
-const pair = appForBlock(async () => {
-  const dataDir = tempDir();
-  const a = await startApp({}, dataDir);
-  const b = await startApp({}, dataDir).catch(async (error: unknown) => {
-    await a.close();
-    throw error;
-  });
-  return {
-    a,
-    b,
-    async close() {
-      // b's own close would drop the shared database and folder under a: a's close does both, last.
-      await b.app.close();
-      await a.close();
-    },
-  };
-});
+/** Two instances of the server over one database. */
+const pair = appForBlock(startAppPair);
 
 /** Instance a for even attempts, b for odd ones: every other request, as a round-robin proxy sends them. */
 const instance = (attempt: number): FastifyInstance => (attempt % 2 === 0 ? pair.a.app : pair.b.app);

@@ -6,7 +6,7 @@
  */
 import { apiPaths } from 'shared-auth/contract';
 import { describe, expect, it } from 'vitest';
-import { appForBlock, refresh, startApp, tempDir, type TestApp } from '../helpers.js';
+import { appForBlock, refresh, startApp, startAppPair } from '../helpers.js';
 import { call, newUser, signInSession } from '../security-helpers.js';
 
 describe('one app on PostgreSQL', () => {
@@ -36,26 +36,7 @@ describe('one app on PostgreSQL', () => {
 });
 
 describe('two instances over one PostgreSQL database', () => {
-  const pair = appForBlock(async () => {
-    const dataDir = tempDir();
-    const a = await startApp({}, dataDir);
-    let b: TestApp;
-    try {
-      b = await startApp({}, dataDir);
-    } catch (error) {
-      await a.close();
-      throw error;
-    }
-    return {
-      a,
-      b,
-      async close() {
-        // b's own close would drop the shared database under a: a's close does it, last.
-        await b.app.close();
-        await a.close();
-      },
-    };
-  });
+  const pair = appForBlock(startAppPair);
 
   it('share the database and the key ring', () => {
     expect(pair.b.config.DATABASE_URL).toBe(pair.a.config.DATABASE_URL);
