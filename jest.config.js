@@ -5,6 +5,8 @@ import { TEST_TIMEOUT_MS } from './jest.base.js';
 
 export default {
   testTimeout: TEST_TIMEOUT_MS,
+  // The main process only hands out files: every core runs a worker (jest leaves one idle by default).
+  maxWorkers: '100%',
   projects: [
     '<rootDir>/shared-auth',
     '<rootDir>/shared-ui',

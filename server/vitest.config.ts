@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // The workspace's export condition for TypeScript sources (tsconfig.base.json customConditions): shared-auth
@@ -145,6 +146,16 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
+    // Every file builds its own app and database, and no test mocks a module: a worker keeps the server's modules
+    // loaded from one file to the next instead of importing them again for each (that import was half the run).
+    // Whatever a test changes in the process (environment variables, mocks) is undone after it.
+    isolate: false,
+    unstubEnvs: true,
+    unstubGlobals: true,
+    restoreMocks: true,
+    // The main process only waits on the workers: every core runs a worker (vitest leaves one idle by default).
+    maxWorkers: availableParallelism(),
+    minWorkers: 1,
     // Once per run, for every project: the test apps' pre-generated key material and SQLite template.
     globalSetup: ['test/support/fixtures-global-setup.ts'],
     // `pnpm test:storage-coverage`: what the postgres project covers of the persistence floor (scripts/storage-coverage.mjs).
