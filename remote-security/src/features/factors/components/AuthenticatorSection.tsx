@@ -6,7 +6,7 @@ import { FactorSection, type KindSectionProps } from './FactorSection.js';
 const GoogleEnrolment = lazy(() => import('./GoogleEnrolment.js'));
 
 export function AuthenticatorSection({ facts, onRetry }: KindSectionProps) {
-  const google = facts.state.googleAuth;
+  const google = facts.state.views.googleAuth;
   return (
     <FactorSection
       factor="googleAuth"

@@ -1,6 +1,7 @@
+/** Cancel / Confirm before turning a factor off or removing it, in the words of the factor's kind. */
 import { Button, Flex, Modal } from 'shared-ui';
 import type { ConfirmDialog as Dialog } from '../model/factorsReducer.js';
-import { DIALOGS, TURN_OFF_REMOVES_TEXTS } from './texts.js';
+import { factorKind } from '../model/kinds/index.js';
 
 interface ConfirmDialogProps {
   dialog: Dialog;
@@ -9,13 +10,13 @@ interface ConfirmDialogProps {
 }
 
 function textsOf(dialog: NonNullable<Dialog>) {
-  const texts = DIALOGS[dialog.kind][dialog.factor];
+  const { dialogs, turnOffRemovesText } = factorKind(dialog.factor).texts;
+  const texts = dialogs[dialog.kind];
   return dialog.kind === 'turnOff' && dialog.turnOff === 'removes'
-    ? { ...texts, text: TURN_OFF_REMOVES_TEXTS[dialog.factor] }
+    ? { ...texts, text: turnOffRemovesText }
     : texts;
 }
 
-/** Cancel / Confirm before turning a factor off or removing it. */
 export function ConfirmDialog({ dialog, onCancel, onConfirm }: ConfirmDialogProps) {
   const texts = dialog ? textsOf(dialog) : undefined;
   return (

@@ -5,7 +5,7 @@ import { FactorSection, type KindSectionProps } from './FactorSection.js';
 
 export function EmailSection({ facts, onRetry }: KindSectionProps) {
   const { state, maskedEmail } = facts;
-  const email = state.email;
+  const email = state.views.email;
   // 'Your Email Factor' and 'Verified' describe email codes in use: not once email is turned off (spec section 2:
   // active factors show their date, and the email factor 'Verified').
   const emailOn = state.data.email?.status === 'ACTIVE';
@@ -30,7 +30,7 @@ export function EmailSection({ facts, onRetry }: KindSectionProps) {
         <EmailEnrolment
           maskedEmail={maskedEmail}
           pending={email.enrolment === 'PENDING_ACTIVATION'}
-          onCodeSent={facts.codeSent}
+          onCodeSent={() => facts.codeSent('email')}
           onActivated={(date) => facts.activated('email', date)}
           onFailed={(error) => facts.failed('email', error)}
           guard={facts.guards.email}

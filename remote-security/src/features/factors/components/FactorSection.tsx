@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { Button, Flex, Spin, Typography } from 'shared-ui';
 import { Switch } from 'shared-ui/forms';
 import type { useFactors } from '../hooks/useFactors.js';
-import type { FactorKind } from '../model/enrolment.js';
+import type { FactorKind } from '../model/kinds/index.js';
 import { addedLabel, canRemove, isSwitchDisabled } from '../model/factors.js';
 import { UNEXPECTED_ERROR } from './texts.js';
 
@@ -29,7 +29,7 @@ interface SectionProps extends KindSectionProps {
 
 export function FactorSection({ factor, title, text, switchLabel, children, facts, onRetry }: SectionProps) {
   const { state, activeCount } = facts;
-  const view = state[factor];
+  const view = state.views[factor];
   const entry = state.data[factor];
   const on = entry?.status === 'ACTIVE';
   const loading = view.enrolment === 'INITIAL' || view.busy;

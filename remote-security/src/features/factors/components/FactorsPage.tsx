@@ -14,7 +14,7 @@ interface FactorsPageProps {
   onRetry: () => void;
 }
 
-/** The factors page (spec section 2): one section per kind of factor (sections.ts). */
+/** The factors page (spec section 2): one section per registered kind of factor (sections.ts). */
 export function FactorsPage({ activeFactorsData, onStepUpRequired, onRetry }: FactorsPageProps) {
   const facts = useFactors(activeFactorsData, onStepUpRequired);
   const { state } = facts;
@@ -23,7 +23,7 @@ export function FactorsPage({ activeFactorsData, onStepUpRequired, onRetry }: Fa
 
   // "Confirm it's you" has closed: the focus goes back to the control whose call asked for it, once its call has
   // answered (a switch is disabled while it runs); failing that, to the factor's switch, then to its heading.
-  const reauthenticatedBusy = reauthenticatedFactor ? state[reauthenticatedFactor].busy : false;
+  const reauthenticatedBusy = reauthenticatedFactor ? state.views[reauthenticatedFactor].busy : false;
   useEffect(() => {
     if (!returnFocus || !reauthenticatedFactor || reauthenticatedBusy) return;
     focusFirst(

@@ -1,9 +1,9 @@
 /**
- * The Security page's section of each kind of factor, in the page's order (spec section 2: email, then the
- * authenticator app): the only place the page lists the kinds. A new kind adds its section component here.
+ * The Security page's section component of each kind of factor. The kinds and their order come from the registry
+ * (model/kinds/); a new kind adds its section component here, and does not compile until it has.
  */
 import type { ComponentType } from 'react';
-import type { FactorKind } from '../model/enrolment.js';
+import { FACTOR_KIND_NAMES, type FactorKind } from '../model/kinds/index.js';
 import { AuthenticatorSection } from './AuthenticatorSection.js';
 import { EmailSection } from './EmailSection.js';
 import type { KindSectionProps } from './FactorSection.js';
@@ -13,8 +13,6 @@ export const FACTOR_SECTIONS = {
   googleAuth: AuthenticatorSection,
 } as const satisfies Record<FactorKind, ComponentType<KindSectionProps>>;
 
-/** The sections as [kind, component] pairs, in the page's order. */
-export const FACTOR_SECTION_LIST = Object.entries(FACTOR_SECTIONS) as [
-  FactorKind,
-  ComponentType<KindSectionProps>,
-][];
+/** The sections as [kind, component] pairs, in the registry's (the page's) order. */
+export const FACTOR_SECTION_LIST: readonly (readonly [FactorKind, ComponentType<KindSectionProps>])[] =
+  FACTOR_KIND_NAMES.map((kind) => [kind, FACTOR_SECTIONS[kind]] as const);

@@ -3,7 +3,7 @@ import { useApiClient, useAuth } from 'shared-auth';
 import { useCall } from 'shared-auth/async';
 import { activate } from '../api/factorsApi.js';
 import type { ReauthenticationGuard } from './useReauthentication.js';
-import type { FactorKind } from '../model/enrolment.js';
+import type { FactorKind } from '../model/kinds/index.js';
 
 interface CodeActivationOptions {
   factor: FactorKind;

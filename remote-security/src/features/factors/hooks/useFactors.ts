@@ -11,32 +11,26 @@ import { classifyFailure, isStepUpRequired, useCall } from 'shared-auth/async';
 import { useReauthentication, type ReauthenticationGuard } from './useReauthentication.js';
 import { ReauthenticationEnded } from '../model/reauthentication.js';
 import { getDetails, optIn, optOut, reset } from '../api/factorsApi.js';
-import type { FactorKind } from '../model/enrolment.js';
 import { countActive } from '../model/factors.js';
 import { factorsReducer, initialFactorsState } from '../model/factorsReducer.js';
+import {
+  FACTOR_KIND_NAMES,
+  factorKind,
+  perKind,
+  type CodeSentFirstKind,
+  type FactorKind,
+  type FactorKindTexts,
+} from '../model/kinds/index.js';
 
-const FACTORS = ['googleAuth', 'email'] as const satisfies readonly FactorKind[];
-
-export const TOASTS = {
-  turnedOn: {
-    googleAuth: 'Verification with Authenticator app is turned on.',
-    email: 'Verification with email is turned on.',
-  },
-  turnedOff: {
-    googleAuth: 'Verification with Authenticator app is turned off.',
-    email: 'Verification with email is turned off.',
-  },
-  removed: {
-    googleAuth: 'Google Authenticator was removed.',
-    email: 'Your email was removed from 2-step verification.',
-  },
-  activated: { googleAuth: 'Google Authenticator is set up.', email: 'Verification with email is set up.' },
-} as const;
+/** The toast of an event of the factor, in its kind's words. */
+const toastText = (factor: FactorKind, event: keyof FactorKindTexts['toasts']) =>
+  factorKind(factor).texts.toasts[event];
 
 /**
- * The factors page: details of both factors, the switches, the confirmations and removal. A 403 that asks for
- * step-up (the 5 minutes ran out) hands back to the step-up check instead of showing the error view. Turning on
- * the first factor (enrol, activate, opt-in) may need the password again: "Confirm it's you", then the same call.
+ * The factors page: details of every registered kind (model/kinds/), the switches, the confirmations and removal.
+ * A 403 that asks for step-up (the 5 minutes ran out) hands back to the step-up check instead of showing the error
+ * view. Turning on the first factor (enrol, activate, opt-in) may need the password again: "Confirm it's you",
+ * then the same call.
  */
 export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequired: () => void) {
   const { user } = useAuth();
@@ -45,11 +39,8 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
   const [state, dispatch] = useReducer(factorsReducer, initialFactorsState);
   const reauthentication = useReauthentication();
   const { guard } = reauthentication;
-  const guards = useMemo<Record<FactorKind, ReauthenticationGuard>>(
-    () => ({
-      googleAuth: (call) => guard('googleAuth', call),
-      email: (call) => guard('email', call),
-    }),
+  const guards = useMemo(
+    () => perKind<ReauthenticationGuard>((factor) => (call) => guard(factor, call)),
     [guard],
   );
   const maskedEmail = useMemo(() => maskEmail(user.email), [user.email]);
@@ -71,11 +62,13 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
     [onStepUpRequired],
   );
 
-  // Both factors' details in one run: a failure of one is that factor's error view, not the other's.
+  // Every factor's details in one run: a failure of one is that factor's error view, not the other's.
   const details = useCall(
     useCallback(
       (signal: AbortSignal) =>
-        Promise.allSettled(FACTORS.map((factor) => getDetails(client, factor, user.sub, { signal }))),
+        Promise.allSettled(
+          FACTOR_KIND_NAMES.map((factor) => getDetails(client, factor, user.sub, { signal })),
+        ),
       [client, user.sub],
     ),
   );
@@ -84,7 +77,7 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
     void loadDetails().then((outcome) => {
       if (outcome.status !== 'success') return;
       outcome.data.forEach((result, index) => {
-        const factor = FACTORS[index];
+        const factor = FACTOR_KIND_NAMES[index];
         if (!factor) return;
         if (result.status === 'fulfilled') {
           dispatch({
@@ -103,12 +96,14 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
     return stopDetails;
   }, [loadDetails, stopDetails, activeFactorsData, maskedEmail, onStepUpRequired]);
 
-  // A toggle or removal per factor: both factors may be busy at once, and leaving the page aborts them.
+  // A toggle or removal per factor: several factors may be busy at once, and leaving the page aborts them.
   const runFactorCall = useCallback(
     (signal: AbortSignal, call: (signal: AbortSignal) => Promise<FactorStatusResponse>) => call(signal),
     [],
   );
-  const calls = { googleAuth: useCall(runFactorCall), email: useCall(runFactorCall) };
+  // One call per registered kind. The list is a module constant, so the hooks run in the same order every render.
+  // eslint-disable-next-line react-hooks/rules-of-hooks
+  const calls = perKind(() => useCall(runFactorCall));
   const callsRef = useRef(calls);
   useEffect(() => {
     callsRef.current = calls;
@@ -116,7 +111,7 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
 
   const switchOn = useCallback(
     async (factor: FactorKind) => {
-      const view = stateRef.current[factor];
+      const view = stateRef.current.views[factor];
       dispatch({ type: 'SWITCH_ON', factor });
       if (view.enrolment !== 'ACTIVE' || view.busy) return;
       const outcome = await callsRef.current[factor].run((signal) =>
@@ -124,7 +119,7 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
       );
       if (outcome.status === 'success') {
         dispatch({ type: 'OPT_IN_SUCCEEDED', factor, enrolledDate: outcome.data.enrolledDate });
-        toast(TOASTS.turnedOn[factor]);
+        toast(toastText(factor, 'turnedOn'));
       } else if (outcome.status === 'error') fail(factor, outcome.error);
     },
     [client, user.sub, toast, fail, guard],
@@ -144,13 +139,13 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
     if (outcome.status !== 'success') return;
     // Any ok answer means done.
     dispatch({ type: kind === 'turnOff' ? 'OPT_OUT_SUCCEEDED' : 'RESET_SUCCEEDED', factor });
-    toast(kind === 'turnOff' ? TOASTS.turnedOff[factor] : TOASTS.removed[factor]);
+    toast(toastText(factor, kind === 'turnOff' ? 'turnedOff' : 'removed'));
   }, [client, user.sub, toast, fail]);
 
   const activated = useCallback(
     (factor: FactorKind, enrolledDate: string | null) => {
       dispatch({ type: 'ACTIVATED', factor, enrolledDate, maskedEmail });
-      toast(TOASTS.activated[factor]);
+      toast(toastText(factor, 'activated'));
     },
     [maskedEmail, toast],
   );
@@ -164,7 +159,7 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
     remove: (factor: FactorKind) => dispatch({ type: 'REMOVE', factor }),
     cancelDialog: () => dispatch({ type: 'DIALOG_CANCEL' }),
     confirmDialog: () => void confirm(),
-    codeSent: () => dispatch({ type: 'CODE_SENT', factor: 'email' }),
+    codeSent: (factor: CodeSentFirstKind) => dispatch({ type: 'CODE_SENT', factor }),
     activated,
     failed: fail,
     guards,

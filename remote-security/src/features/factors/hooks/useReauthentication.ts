@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { API_ERROR_CODES, isApiError, useApiClient, useAuth } from 'shared-auth';
 import { classifyFailure, useCall } from 'shared-auth/async';
-import type { FactorKind } from '../model/enrolment.js';
+import type { FactorKind } from '../model/kinds/index.js';
 import { reauthenticate } from '../api/reauthenticate.js';
 import {
   initialReauthenticationState,

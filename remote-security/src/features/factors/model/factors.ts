@@ -1,18 +1,17 @@
-import type { FactorKind } from './enrolment.js';
+/** The factors data and the rules read from it: counts, the disabled switch, 'remove', the dates. */
+import { FACTOR_KIND_NAMES, factorKind, type EntryDetail, type FactorKind } from './kinds/index.js';
 
-/** Factors data (spec section 3): ACTIVE counts as enabled. The email entry exists only once enrolled. */
+/** Factors data (spec section 3): ACTIVE counts as enabled. Some kinds have an entry only once enrolled. */
 export interface FactorEntry {
   status: 'ACTIVE' | 'INACTIVE';
   enrolledDate: string | null;
 }
-export interface FactorsData {
-  googleAuth?: FactorEntry;
-  email?: FactorEntry & { maskedEmail: string };
-}
+/** Each kind's entry: the status and date, and what the kind keeps besides (email: the masked address). */
+export type FactorsData = { [N in FactorKind]?: FactorEntry & EntryDetail<N> };
 
-/** How many factors are active, recomputed from the googleAuth and email entries. */
+/** How many factors are active, recomputed from the entries of every registered kind. */
 export function countActive(data: FactorsData): number {
-  return [data.googleAuth, data.email].filter((entry) => entry?.status === 'ACTIVE').length;
+  return FACTOR_KIND_NAMES.filter((name) => data[name]?.status === 'ACTIVE').length;
 }
 
 export interface SwitchFacts {
@@ -29,13 +28,17 @@ export interface SwitchFacts {
 /**
  * Spec section 4: the switch is disabled while loading, and when the factor is on and fewer than 2 factors
  * are active. For the email factor that applies when either the tracked count or the recomputed count is
- * below 2.
+ * below 2 (the kind's `lastFactorCounts`).
  */
 export function isSwitchDisabled(factor: FactorKind, facts: SwitchFacts): boolean {
   if (facts.loading) return true;
   if (!facts.on) return false;
-  if (factor === 'email') return facts.factorsCount < 2 || facts.activeCount < 2;
-  return facts.factorsCount < 2;
+  switch (factorKind(factor).lastFactorCounts) {
+    case 'tracked':
+      return facts.factorsCount < 2;
+    case 'trackedOrRecomputed':
+      return facts.factorsCount < 2 || facts.activeCount < 2;
+  }
 }
 
 /** The 'remove' link shows only when 2 or more factors are active. */

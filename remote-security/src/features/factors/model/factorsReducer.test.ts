@@ -39,32 +39,46 @@ describe('factors page state', () => {
     const none = loaded({ active: false, enrolled: false }, { active: false, enrolled: false });
     expect(none.data).toEqual({ googleAuth: { status: 'INACTIVE', enrolledDate: null } });
     expect(none.factorsCount).toBe(0);
-    expect(none.googleAuth.enrolment).toBe('NOT_STARTED');
-    expect(none.email.enrolment).toBe('NOT_STARTED');
+    expect(none.views.googleAuth.enrolment).toBe('NOT_STARTED');
+    expect(none.views.email.enrolment).toBe('NOT_STARTED');
 
     const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true });
     expect(both.data.email).toEqual({ status: 'ACTIVE', enrolledDate: DATE, maskedEmail: MASKED });
     expect(both.factorsCount).toBe(2);
-    expect(both.email.enrolment).toBe('ACTIVE');
+    expect(both.views.email.enrolment).toBe('ACTIVE');
   });
 
   it('switch on of a factor not set up opens its enrolment; switch off closes it again', () => {
     const none = loaded({ active: false, enrolled: false }, { active: false, enrolled: false });
     const enrolling = factorsReducer(none, { type: 'SWITCH_ON', factor: 'email' });
-    expect(enrolling.email.enrolling).toBe(true);
-    expect(enrolling.email.busy).toBe(false);
-    expect(factorsReducer(enrolling, { type: 'SWITCH_OFF', factor: 'email' }).email.enrolling).toBe(false);
+    expect(enrolling.views.email.enrolling).toBe(true);
+    expect(enrolling.views.email.busy).toBe(false);
+    expect(factorsReducer(enrolling, { type: 'SWITCH_OFF', factor: 'email' }).views.email.enrolling).toBe(
+      false,
+    );
   });
 
   it('switch on of a factor that is set up but off: busy, then on with the count up by 1', () => {
     const off = loaded({ active: false, enrolled: true }, { active: true, enrolled: true });
     expect(off.factorsCount).toBe(1);
     const busy = factorsReducer(off, { type: 'SWITCH_ON', factor: 'googleAuth' });
-    expect(busy.googleAuth.busy).toBe(true);
+    expect(busy.views.googleAuth.busy).toBe(true);
     const on = factorsReducer(busy, { type: 'OPT_IN_SUCCEEDED', factor: 'googleAuth', enrolledDate: DATE });
     expect(on.data.googleAuth).toEqual({ status: 'ACTIVE', enrolledDate: DATE });
     expect(on.factorsCount).toBe(2);
-    expect(on.googleAuth.busy).toBe(false);
+    expect(on.views.googleAuth.busy).toBe(false);
+  });
+
+  it("opt-in keeps what the factor's entry had (email: the masked address)", () => {
+    const off = loaded({ active: true, enrolled: true }, { active: false, enrolled: true });
+    expect(off.data.email).toEqual({ status: 'INACTIVE', enrolledDate: DATE, maskedEmail: MASKED });
+    const on = run(
+      off,
+      { type: 'SWITCH_ON', factor: 'email' },
+      { type: 'OPT_IN_SUCCEEDED', factor: 'email', enrolledDate: null },
+    );
+    expect(on.data.email).toEqual({ status: 'ACTIVE', enrolledDate: DATE, maskedEmail: MASKED });
+    expect(on.factorsCount).toBe(2);
   });
 
   it('a cancelled turn-on leaves the factor off: no enrolment form, not busy, no error', () => {
@@ -76,7 +90,7 @@ describe('factors page state', () => {
     const busy = factorsReducer(off, { type: 'SWITCH_ON', factor: 'googleAuth' });
     const cancelled = factorsReducer(busy, { type: 'TURN_ON_CANCELLED', factor: 'googleAuth' });
     expect(cancelled).toEqual(off);
-    expect(cancelled.googleAuth.enrolment).toBe('ACTIVE');
+    expect(cancelled.views.googleAuth.enrolment).toBe('ACTIVE');
     expect(cancelled.data.googleAuth?.status).toBe('INACTIVE');
   });
 
@@ -91,11 +105,11 @@ describe('factors page state', () => {
     const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true });
     const confirmed = run(both, { type: 'SWITCH_OFF', factor: 'googleAuth' }, { type: 'DIALOG_CONFIRM' });
     expect(confirmed.dialog).toBeNull();
-    expect(confirmed.googleAuth.busy).toBe(true);
+    expect(confirmed.views.googleAuth.busy).toBe(true);
     const off = factorsReducer(confirmed, { type: 'OPT_OUT_SUCCEEDED', factor: 'googleAuth' });
     expect(off.data.googleAuth).toBeUndefined();
     expect(off.factorsCount).toBe(1);
-    expect(off.googleAuth.enrolment).toBe('ACTIVE');
+    expect(off.views.googleAuth.enrolment).toBe('ACTIVE');
     // Back on: the date comes back.
     const on = run(
       off,
@@ -112,9 +126,11 @@ describe('factors page state', () => {
     const off = run(asking, { type: 'DIALOG_CONFIRM' }, { type: 'OPT_OUT_SUCCEEDED', factor: 'googleAuth' });
     expect(off.data.googleAuth).toBeUndefined();
     expect(off.factorsCount).toBe(1);
-    expect(off.googleAuth).toMatchObject({ enrolment: 'NOT_STARTED', busy: false, enrolledDate: null });
+    expect(off.views.googleAuth).toMatchObject({ enrolment: 'NOT_STARTED', busy: false, enrolledDate: null });
     // Switched on again, it is set up again: the enrolment form shows.
-    expect(factorsReducer(off, { type: 'SWITCH_ON', factor: 'googleAuth' }).googleAuth.enrolling).toBe(true);
+    expect(factorsReducer(off, { type: 'SWITCH_ON', factor: 'googleAuth' }).views.googleAuth.enrolling).toBe(
+      true,
+    );
   });
 
   it('removal: asks, then the status is off, the state NOT_STARTED and the count falls by 1', () => {
@@ -123,21 +139,21 @@ describe('factors page state', () => {
     expect(asking.dialog).toEqual({ kind: 'remove', factor: 'email' });
     const removed = run(asking, { type: 'DIALOG_CONFIRM' }, { type: 'RESET_SUCCEEDED', factor: 'email' });
     expect(removed.data.email).toBeUndefined();
-    expect(removed.email.enrolment).toBe('NOT_STARTED');
+    expect(removed.views.email.enrolment).toBe('NOT_STARTED');
     expect(removed.factorsCount).toBe(1);
   });
 
   it('enrolment: email code sent → PENDING_ACTIVATION; activation → ACTIVE with the count up by 1', () => {
     const none = loaded({ active: false, enrolled: false }, { active: false, enrolled: false });
     const pending = run(none, { type: 'SWITCH_ON', factor: 'email' }, { type: 'CODE_SENT', factor: 'email' });
-    expect(pending.email.enrolment).toBe('PENDING_ACTIVATION');
+    expect(pending.views.email.enrolment).toBe('PENDING_ACTIVATION');
     const active = factorsReducer(pending, {
       type: 'ACTIVATED',
       factor: 'email',
       enrolledDate: DATE,
       maskedEmail: MASKED,
     });
-    expect(active.email).toMatchObject({ enrolment: 'ACTIVE', enrolling: false });
+    expect(active.views.email).toMatchObject({ enrolment: 'ACTIVE', enrolling: false });
     expect(active.data.email).toEqual({ status: 'ACTIVE', enrolledDate: DATE, maskedEmail: MASKED });
     expect(active.factorsCount).toBe(1);
     const ga = run(
@@ -145,7 +161,7 @@ describe('factors page state', () => {
       { type: 'SWITCH_ON', factor: 'googleAuth' },
       { type: 'ACTIVATED', factor: 'googleAuth', enrolledDate: DATE, maskedEmail: MASKED },
     );
-    expect(ga.googleAuth.enrolment).toBe('ACTIVE');
+    expect(ga.views.googleAuth.enrolment).toBe('ACTIVE');
     expect(ga.factorsCount).toBe(2);
   });
 
@@ -157,11 +173,11 @@ describe('factors page state', () => {
       { type: 'DIALOG_CONFIRM' },
       { type: 'FAILED', factor: 'email' },
     );
-    expect(failed.email.enrolment).toBe('ERROR');
-    expect(failed.email.busy).toBe(false);
-    expect(failed.googleAuth.enrolment).toBe('ACTIVE');
+    expect(failed.views.email.enrolment).toBe('ERROR');
+    expect(failed.views.email.busy).toBe(false);
+    expect(failed.views.googleAuth.enrolment).toBe('ACTIVE');
     expect(
-      factorsReducer(initialFactorsState, { type: 'DETAILS_FAILED', factor: 'googleAuth' }).googleAuth
+      factorsReducer(initialFactorsState, { type: 'DETAILS_FAILED', factor: 'googleAuth' }).views.googleAuth
         .enrolment,
     ).toBe('ERROR');
   });

@@ -1,11 +1,17 @@
+/**
+ * The factors page's state (spec sections 3 and 4): the factors data and its tracked count, each kind's view
+ * (enrolment, switch, busy), and the confirmation dialog. Kinds differ only through their descriptors (kinds/).
+ */
 import type { FactorTurnOff } from 'shared-auth';
-import {
-  enrolmentReducer,
-  type EnrolmentAction,
-  type EnrolmentStatus,
-  type FactorKind,
-} from './enrolment.js';
+import { enrolmentReducer, type EnrolmentAction, type EnrolmentStatus } from './enrolment.js';
 import { countActive, type FactorsData } from './factors.js';
+import {
+  factorKind,
+  perKind,
+  type AccountFacts,
+  type CodeSentFirstKind,
+  type FactorKind,
+} from './kinds/index.js';
 
 export interface FactorView {
   enrolment: EnrolmentStatus;
@@ -28,8 +34,8 @@ export interface FactorsState {
   data: FactorsData;
   /** Tracked count of active factors (spec section 3). */
   factorsCount: number;
-  googleAuth: FactorView;
-  email: FactorView;
+  /** Each registered kind's view. */
+  views: Record<FactorKind, FactorView>;
   dialog: ConfirmDialog;
 }
 
@@ -53,7 +59,7 @@ export type FactorsAction =
   | { type: 'DIALOG_CONFIRM' }
   | { type: 'OPT_OUT_SUCCEEDED'; factor: FactorKind }
   | { type: 'RESET_SUCCEEDED'; factor: FactorKind }
-  | { type: 'CODE_SENT'; factor: 'email' }
+  | { type: 'CODE_SENT'; factor: CodeSentFirstKind }
   | { type: 'ACTIVATED'; factor: FactorKind; enrolledDate: string | null; maskedEmail: string }
   /** A toggle, removal or enrolment call failed (not a wrong code): the factor's error view. */
   | { type: 'FAILED'; factor: FactorKind }
@@ -71,8 +77,7 @@ const initialView: FactorView = {
 export const initialFactorsState: FactorsState = {
   data: {},
   factorsCount: 0,
-  googleAuth: initialView,
-  email: initialView,
+  views: perKind(() => initialView),
   dialog: null,
 };
 
@@ -82,22 +87,29 @@ function withView(
   change: Partial<FactorView>,
   enrolment?: EnrolmentAction,
 ) {
-  const view = state[factor];
+  const view = state.views[factor];
   const next = enrolment ? enrolmentReducer(factor, view.enrolment, enrolment) : view.enrolment;
-  return { ...state, [factor]: { ...view, ...change, enrolment: next } };
+  return { ...state, views: { ...state.views, [factor]: { ...view, ...change, enrolment: next } } };
 }
 
+/** The data with the factor's entry set: its status and date, and what its kind keeps of the account. */
 function setEntry(
   data: FactorsData,
   factor: FactorKind,
   active: boolean,
   enrolledDate: string | null,
-  maskedEmail: string,
-) {
+  account: AccountFacts,
+): FactorsData {
   const status = active ? ('ACTIVE' as const) : ('INACTIVE' as const);
-  return factor === 'email'
-    ? { ...data, email: { status, enrolledDate, maskedEmail } }
-    : { ...data, googleAuth: { status, enrolledDate } };
+  const entry = { status, enrolledDate, ...factorKind(factor).entryDetail(account) };
+  // A computed key loses the link between the kind and its detail; the descriptor's entryDetail keeps it.
+  return { ...data, [factor]: entry } as FactorsData;
+}
+
+/** What the factor's entry keeps of the account, as the account facts that built it (empty where none is kept). */
+function accountIn(data: FactorsData, factor: FactorKind): AccountFacts {
+  const entry = data[factor];
+  return { maskedEmail: entry && 'maskedEmail' in entry ? entry.maskedEmail : '' };
 }
 
 function withoutEntry(data: FactorsData, factor: FactorKind): FactorsData {
@@ -107,16 +119,17 @@ function withoutEntry(data: FactorsData, factor: FactorKind): FactorsData {
 }
 
 const isOn = (state: FactorsState, factor: FactorKind) => state.data[factor]?.status === 'ACTIVE';
+/** Whether the kind has an entry with these details (some kinds are listed before they are set up). */
+const isListed = (factor: FactorKind, active: boolean, enrolled: boolean) =>
+  factorKind(factor).listedBeforeEnrolment || active || enrolled;
 
 export function factorsReducer(state: FactorsState, action: FactorsAction): FactorsState {
   switch (action.type) {
     case 'DETAILS_LOADED': {
       const { factor, active, enrolled, enrolledDate, maskedEmail, turnOff } = action;
-      // googleAuth always has an entry; email only once enrolled.
-      const data =
-        factor === 'googleAuth' || active || enrolled
-          ? setEntry(state.data, factor, active, enrolledDate, maskedEmail)
-          : state.data;
+      const data = isListed(factor, active, enrolled)
+        ? setEntry(state.data, factor, active, enrolledDate, { maskedEmail })
+        : state.data;
       const next = withView(
         { ...state, data },
         factor,
@@ -129,28 +142,28 @@ export function factorsReducer(state: FactorsState, action: FactorsAction): Fact
     case 'FAILED':
       return withView({ ...state, dialog: null }, action.factor, { busy: false }, { type: 'FAILED' });
     case 'SWITCH_ON': {
-      const view = state[action.factor];
+      const view = state.views[action.factor];
       if (view.busy || isOn(state, action.factor)) return state;
       // Set up already (turned off): opt-in. Not set up: the enrolment form shows.
       if (view.enrolment === 'ACTIVE') return withView(state, action.factor, { busy: true });
       return withView(state, action.factor, { enrolling: true });
     }
     case 'OPT_IN_SUCCEEDED': {
-      const view = state[action.factor];
+      const view = state.views[action.factor];
       const enrolledDate = action.enrolledDate ?? view.enrolledDate;
-      const maskedEmail = state.data.email?.maskedEmail ?? '';
+      // The opt-in answers no detail: the entry keeps the one it had (none once turned off, as the data has it).
       return {
         ...withView(state, action.factor, { busy: false, enrolledDate }),
-        data: setEntry(state.data, action.factor, true, enrolledDate, maskedEmail),
+        data: setEntry(state.data, action.factor, true, enrolledDate, accountIn(state.data, action.factor)),
         factorsCount: state.factorsCount + 1,
       };
     }
     case 'SWITCH_OFF':
       if (isOn(state, action.factor)) {
-        const { turnOff } = state[action.factor];
+        const { turnOff } = state.views[action.factor];
         return { ...state, dialog: { kind: 'turnOff', factor: action.factor, turnOff } };
       }
-      if (state[action.factor].enrolling) return withView(state, action.factor, { enrolling: false });
+      if (state.views[action.factor].enrolling) return withView(state, action.factor, { enrolling: false });
       return state;
     case 'REMOVE':
       return { ...state, dialog: { kind: 'remove', factor: action.factor } };
@@ -162,7 +175,7 @@ export function factorsReducer(state: FactorsState, action: FactorsAction): Fact
       return state.dialog ? withView({ ...state, dialog: null }, state.dialog.factor, { busy: true }) : state;
     case 'OPT_OUT_SUCCEEDED':
       // Where off removes (Okta mode), the factor is gone as after removal: it can be set up again.
-      if (state[action.factor].turnOff === 'removes')
+      if (state.views[action.factor].turnOff === 'removes')
         return factorsReducer(state, { type: 'RESET_SUCCEEDED', factor: action.factor });
       // The factor leaves the data (no longer active); it stays set up and can be turned back on.
       return {
@@ -184,12 +197,12 @@ export function factorsReducer(state: FactorsState, action: FactorsAction): Fact
       };
     }
     case 'CODE_SENT':
-      return withView(state, 'email', {}, { type: 'CODE_SENT' });
+      return withView(state, action.factor, {}, { type: 'CODE_SENT' });
     case 'ACTIVATED': {
       const { factor, enrolledDate, maskedEmail } = action;
       return {
         ...withView(state, factor, { enrolling: false, enrolledDate }, { type: 'ACTIVATED' }),
-        data: setEntry(state.data, factor, true, enrolledDate, maskedEmail),
+        data: setEntry(state.data, factor, true, enrolledDate, { maskedEmail }),
         factorsCount: state.factorsCount + 1,
       };
     }

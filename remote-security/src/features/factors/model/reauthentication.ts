@@ -1,5 +1,5 @@
 import type { ReauthenticationProof } from 'shared-auth';
-import type { FactorKind } from './enrolment.js';
+import type { FactorKind } from './kinds/index.js';
 
 /**
  * "Confirm it's you": turning on the first 2-step factor more than 5 minutes after signing in needs fresh proof.
