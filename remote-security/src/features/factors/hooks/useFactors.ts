@@ -118,11 +118,11 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
         guard(factor, () => optIn(client, factor, user.sub, { signal })),
       );
       if (outcome.status === 'success') {
-        dispatch({ type: 'OPT_IN_SUCCEEDED', factor, enrolledDate: outcome.data.enrolledDate });
+        dispatch({ type: 'OPT_IN_SUCCEEDED', factor, enrolledDate: outcome.data.enrolledDate, maskedEmail });
         toast(toastText(factor, 'turnedOn'));
       } else if (outcome.status === 'error') fail(factor, outcome.error);
     },
-    [client, user.sub, toast, fail, guard],
+    [client, user.sub, toast, fail, guard, maskedEmail],
   );
 
   const confirm = useCallback(async () => {

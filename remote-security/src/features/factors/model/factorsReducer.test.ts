@@ -63,7 +63,12 @@ describe('factors page state', () => {
     expect(off.factorsCount).toBe(1);
     const busy = factorsReducer(off, { type: 'SWITCH_ON', factor: 'googleAuth' });
     expect(busy.views.googleAuth.busy).toBe(true);
-    const on = factorsReducer(busy, { type: 'OPT_IN_SUCCEEDED', factor: 'googleAuth', enrolledDate: DATE });
+    const on = factorsReducer(busy, {
+      type: 'OPT_IN_SUCCEEDED',
+      factor: 'googleAuth',
+      enrolledDate: DATE,
+      maskedEmail: MASKED,
+    });
     expect(on.data.googleAuth).toEqual({ status: 'ACTIVE', enrolledDate: DATE });
     expect(on.factorsCount).toBe(2);
     expect(on.views.googleAuth.busy).toBe(false);
@@ -75,10 +80,27 @@ describe('factors page state', () => {
     const on = run(
       off,
       { type: 'SWITCH_ON', factor: 'email' },
-      { type: 'OPT_IN_SUCCEEDED', factor: 'email', enrolledDate: null },
+      { type: 'OPT_IN_SUCCEEDED', factor: 'email', enrolledDate: null, maskedEmail: MASKED },
     );
     expect(on.data.email).toEqual({ status: 'ACTIVE', enrolledDate: DATE, maskedEmail: MASKED });
     expect(on.factorsCount).toBe(2);
+  });
+
+  it('email turned off and on again shows its masked address again', () => {
+    const both = loaded({ active: true, enrolled: true }, { active: true, enrolled: true });
+    const off = run(
+      both,
+      { type: 'SWITCH_OFF', factor: 'email' },
+      { type: 'DIALOG_CONFIRM' },
+      { type: 'OPT_OUT_SUCCEEDED', factor: 'email' },
+    );
+    expect(off.data.email).toBeUndefined();
+    const on = run(
+      off,
+      { type: 'SWITCH_ON', factor: 'email' },
+      { type: 'OPT_IN_SUCCEEDED', factor: 'email', enrolledDate: null, maskedEmail: MASKED },
+    );
+    expect(on.data.email).toEqual({ status: 'ACTIVE', enrolledDate: DATE, maskedEmail: MASKED });
   });
 
   it('a cancelled turn-on leaves the factor off: no enrolment form, not busy, no error', () => {
@@ -114,7 +136,7 @@ describe('factors page state', () => {
     const on = run(
       off,
       { type: 'SWITCH_ON', factor: 'googleAuth' },
-      { type: 'OPT_IN_SUCCEEDED', factor: 'googleAuth', enrolledDate: null },
+      { type: 'OPT_IN_SUCCEEDED', factor: 'googleAuth', enrolledDate: null, maskedEmail: MASKED },
     );
     expect(on.data.googleAuth).toEqual({ status: 'ACTIVE', enrolledDate: DATE });
   });

@@ -53,7 +53,7 @@ export type FactorsAction =
   | { type: 'DETAILS_FAILED'; factor: FactorKind }
   | { type: 'SWITCH_ON'; factor: FactorKind }
   | { type: 'SWITCH_OFF'; factor: FactorKind }
-  | { type: 'OPT_IN_SUCCEEDED'; factor: FactorKind; enrolledDate: string | null }
+  | { type: 'OPT_IN_SUCCEEDED'; factor: FactorKind; enrolledDate: string | null; maskedEmail: string }
   | { type: 'REMOVE'; factor: FactorKind }
   | { type: 'DIALOG_CANCEL' }
   | { type: 'DIALOG_CONFIRM' }
@@ -106,12 +106,6 @@ function setEntry(
   return { ...data, [factor]: entry } as FactorsData;
 }
 
-/** What the factor's entry keeps of the account, as the account facts that built it (empty where none is kept). */
-function accountIn(data: FactorsData, factor: FactorKind): AccountFacts {
-  const entry = data[factor];
-  return { maskedEmail: entry && 'maskedEmail' in entry ? entry.maskedEmail : '' };
-}
-
 function withoutEntry(data: FactorsData, factor: FactorKind): FactorsData {
   const next = { ...data };
   delete next[factor];
@@ -151,10 +145,10 @@ export function factorsReducer(state: FactorsState, action: FactorsAction): Fact
     case 'OPT_IN_SUCCEEDED': {
       const view = state.views[action.factor];
       const enrolledDate = action.enrolledDate ?? view.enrolledDate;
-      // The opt-in answers no detail: the entry keeps the one it had (none once turned off, as the data has it).
+      // The opt-in answers no detail, and a factor turned off has left the data: its detail comes from the account.
       return {
         ...withView(state, action.factor, { busy: false, enrolledDate }),
-        data: setEntry(state.data, action.factor, true, enrolledDate, accountIn(state.data, action.factor)),
+        data: setEntry(state.data, action.factor, true, enrolledDate, { maskedEmail: action.maskedEmail }),
         factorsCount: state.factorsCount + 1,
       };
     }
