@@ -1,6 +1,7 @@
 // Runs after the test framework is installed, so Testing Library still registers its cleanup after each test.
-// findBy* and waitFor wait up to 5 s instead of 1 s: on a busy 2-core CI machine antd renders slowly in jsdom and
-// the edit forms come as chunks of their own.
+// findBy* and waitFor wait up to 20 s instead of 1 s: on a 2-core machine kept busy by a browser suite, antd renders
+// several times slower in jsdom and the edit forms come as chunks of their own. A wait ends as soon as its
+// condition holds, so this costs nothing when the test passes.
 /* global expect */
 const path = require('node:path');
 
@@ -13,5 +14,5 @@ if (typeof window !== 'undefined') {
   } catch {
     // a package without Testing Library
   }
-  testingLibrary?.configure({ asyncUtilTimeout: 5000 });
+  testingLibrary?.configure({ asyncUtilTimeout: 20_000 });
 }

@@ -238,7 +238,7 @@ describe('createApiClient against a real HTTP server', () => {
 });
 
 /** Polls a condition the test cannot await directly (the HTTP round trips of a real server). */
-async function waitUntil(condition: () => boolean, timeoutMs = 2000): Promise<void> {
+async function waitUntil(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const start = Date.now();
   while (!condition()) {
     if (Date.now() - start > timeoutMs) throw new Error('The condition did not hold in time');

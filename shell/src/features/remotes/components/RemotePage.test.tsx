@@ -54,7 +54,9 @@ describe('RemotePage', () => {
 
     expect(await screen.findByText('My Profile could not be loaded')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByRole('heading', { name: 'My Profile' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'My Profile' }, { timeout: 20_000 }),
+    ).toBeInTheDocument();
     expect(load).toHaveBeenCalledTimes(2);
     expect(load).toHaveBeenLastCalledWith('remote_profile', true);
   });
