@@ -8,7 +8,8 @@ import { REPO_ROOT } from './paths.js';
 
 export const SERVER = path.join(REPO_ROOT, 'server', 'dist', 'server.js');
 const STATIC_HOST = path.join(REPO_ROOT, 'server', 'dist', 'static-host', 'cli.js');
-export const STARTUP_TIMEOUT_MS = 30_000;
+/** As the suite's own server (playwright.config.ts): a production start on a busy 2-core machine can take that long. */
+export const STARTUP_TIMEOUT_MS = 60_000;
 
 /** Keeps a child's output (the last 64 KiB) for a failing test's report. */
 export class Output {

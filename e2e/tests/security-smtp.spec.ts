@@ -7,6 +7,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SMTPServer } from 'smtp-server';
 import { REPO_ROOT } from '../support/paths.js';
+import { STARTUP_TIMEOUT_MS } from '../support/server-processes.js';
 import { createUser } from '../support/users.js';
 import { signInOnProvider } from '../support/sign-in.js';
 import { emailSection, emailSwitch, logout, waitForResendWindow } from './security-helpers.js';
@@ -82,7 +83,7 @@ async function startPortal(smtpPort: number) {
     if (child.exitCode !== null) throw new Error(`The second server stopped: ${stderr}`);
     const response = await fetch(`${origin}/healthz`);
     expect(response.ok).toBe(true);
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: STARTUP_TIMEOUT_MS });
   return {
     origin,
     dataDir,
