@@ -40,7 +40,9 @@ export default defineConfig({
   workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
   forbidOnly: true,
   retries: 0,
-  timeout: 60_000,
+  // The longest journeys (the fault and step-up specs) take 30-40 s on a quiet 2-core machine and twice that when
+  // it is busy; a test is given room to finish, while every step inside still waits at most its own bound.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
