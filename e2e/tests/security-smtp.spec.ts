@@ -79,22 +79,25 @@ async function startPortal(smtpPort: number) {
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await expect(async () => {
-    if (child.exitCode !== null) throw new Error(`The second server stopped: ${stderr}`);
-    const response = await fetch(`${origin}/healthz`);
-    expect(response.ok).toBe(true);
-  }).toPass({ timeout: STARTUP_TIMEOUT_MS });
-  return {
-    origin,
-    dataDir,
-    async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await once(child, 'exit');
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await expect(async () => {
+      if (child.exitCode !== null) throw new Error(`The second server stopped: ${stderr}`);
+      const response = await fetch(`${origin}/healthz`);
+      expect(response.ok).toBe(true);
+    }).toPass({ timeout: STARTUP_TIMEOUT_MS });
+  } catch (error) {
+    // A server that did not come up in time is still running: it must not outlive the test.
+    await stop();
+    throw error;
+  }
+  return { origin, dataDir, stop };
 }
 
 function codeOf(message: Received | undefined): string {
