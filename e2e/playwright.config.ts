@@ -37,17 +37,22 @@ function chromiumPath(): string | undefined {
 export default defineConfig({
   testDir: './tests',
   fullyParallel: true,
-  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 2,
+  // Three: most journeys spend much of their time waiting (a TOTP step, the email resend window, a fault's timeout),
+  // so a third worker fills the two cores; four overloads them. Traces are off by default for the same reason (they
+  // cost a fifth of the suite's CPU): E2E_TRACE=1 records one for each failing test.
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : 3,
   forbidOnly: true,
   retries: 0,
   // The longest journeys (the fault and step-up specs) take 30-40 s on a quiet 2-core machine and twice that when
   // it is busy; a test is given room to finish, while every step inside still waits at most its own bound.
   timeout: 120_000,
-  expect: { timeout: 10_000 },
+  // A condition on a page is awaited up to 20 s: on a machine kept busy by another build a page render alone can
+  // take 10 s (the same bound as the browser packages' Testing Library waits).
+  expect: { timeout: 20_000 },
   reporter: [['list']],
   use: {
     baseURL: 'http://localhost:3000',
-    trace: 'retain-on-failure',
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     screenshot: 'only-on-failure',
     ...devices['Desktop Chrome'],
     launchOptions: {
@@ -64,15 +69,8 @@ export default defineConfig({
     },
   },
   projects: [
-    // Switching a remote's version edits the server's remotes file, which every page of the run reads: that test
-    // runs on its own once all the others are done. As chromium's teardown project it runs whether they passed or
-    // not (a project that depends on chromium would be skipped after any failure). Alone: `--project delivery`.
-    {
-      name: 'chromium',
-      testIgnore: [/delivery-switch\.spec\.ts$/, /tests\/cluster\//, /tests\/okta\//],
-      teardown: 'delivery',
-    },
-    { name: 'delivery', testMatch: /delivery-switch\.spec\.ts$/ },
+    // The cluster and Okta tests run one at a time on ports of their own: they are listed first so that they start
+    // at once beside the chromium tests instead of running alone at the end.
     // Two instances on PostgreSQL behind a round-robin proxy (support/cluster.ts), started by the tests
     // themselves (a worker fixture), on ports of their own. One worker: the cluster's ports are fixed.
     {
@@ -92,6 +90,15 @@ export default defineConfig({
       fullyParallel: false,
       use: { baseURL: OKTA_PORTAL_ORIGIN },
     },
+    // Switching a remote's version edits the server's remotes file, which every page of the run reads: that test
+    // runs on its own once all the others are done. As chromium's teardown project it runs whether they passed or
+    // not (a project that depends on chromium would be skipped after any failure). Alone: `--project delivery`.
+    {
+      name: 'chromium',
+      testIgnore: [/delivery-switch\.spec\.ts$/, /tests\/cluster\//, /tests\/okta\//],
+      teardown: 'delivery',
+    },
+    { name: 'delivery', testMatch: /delivery-switch\.spec\.ts$/ },
   ],
   // The production build, started the way the README starts it (`pnpm start` = build + this script).
   webServer: ownServersOnly

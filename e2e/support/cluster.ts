@@ -188,6 +188,9 @@ export class Cluster {
           ...process.env,
           ...this.env,
           DATA_DIR: path.join(this.folder, 'data-cli'),
+          // The instances keep a short connect bound for their fault tests; an operator's one-off command can
+          // wait for a busy database.
+          DATABASE_CONNECT_TIMEOUT_MS: '30000',
         },
       },
     );
