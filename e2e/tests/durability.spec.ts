@@ -8,6 +8,7 @@ import { expect, test, type Browser, type BrowserContext } from '@playwright/tes
 import { Database } from '../support/database.js';
 import { DURABILITY_PORT, REPO_ROOT } from '../support/paths.js';
 import { tempFolder } from '../support/remote-build.js';
+import { STARTUP_TIMEOUT_MS } from '../support/server-processes.js';
 import { renewWithSessionCookie } from '../support/silent-renewal.js';
 import { signIn } from '../support/sign-in.js';
 import { createUser, type TestUser } from '../support/users.js';
@@ -38,7 +39,7 @@ class PortalServer {
     this.child = child;
     child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + STARTUP_TIMEOUT_MS;
     while (Date.now() < deadline) {
       if (child.exitCode !== null)
         throw new Error(`The server exited with ${child.exitCode}:\n${this.output}`);
@@ -49,7 +50,9 @@ class PortalServer {
       if (healthy) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`The server did not answer /healthz within 20 s:\n${this.output}`);
+    throw new Error(
+      `The server did not answer /healthz within ${STARTUP_TIMEOUT_MS / 1000} s:\n${this.output}`,
+    );
   }
 
   /** Ends the process with `signal` and waits until it is gone. */
