@@ -69,7 +69,8 @@ async function waitForMessage(
     expect(response.ok()).toBe(true);
     found = ((await response.json()) as MailboxMessage[]).find(matches);
     expect(found).toBeDefined();
-  }).toPass({ timeout: 10_000 });
+    // Mail leaves through the outbox after the answer: on a busy machine that can take a while.
+  }).toPass({ timeout: 20_000 });
   return found!;
 }
 
