@@ -2,7 +2,13 @@
 // a Module Federation share): it is small, and each remote then ships the screens it was tested with.
 export { StepUpScreens, type StepUpScreensProps } from './components/StepUpScreens.js';
 export { CodeField } from './components/CodeField.js';
-export { getChallenge, sendEmailChallenge, verifyStepUp, type RequestOptions } from './api/stepUpApi.js';
+export {
+  getChallenge,
+  sendEmailChallenge,
+  verifyRecoveryCode,
+  verifyStepUp,
+  type RequestOptions,
+} from './api/stepUpApi.js';
 export {
   clearStepUpState,
   loadStepUpState,
@@ -16,6 +22,7 @@ export {
   type StepUpFlow,
   type StepUpFlowAction,
   type StepUpFlowStatus,
+  type RecoveryCodeOrigin,
 } from './model/stepUpFlow.js';
 export { RESEND_SECONDS, resendLabel, useCountdown } from './hooks/useCountdown.js';
 export { useChallengeCheck, type ChallengeCheckAction } from './hooks/useChallengeCheck.js';

@@ -3,6 +3,7 @@ import { ApiError, INVALID_CODE_ERROR, type ChallengeResponse, type PortalAuth }
 import { renderSignedIn, userEvent } from 'mount-runtime/testing';
 import * as factorsApi from '../features/factors/api/factorsApi.js';
 import { reauthenticate } from '../features/factors/api/reauthenticate.js';
+import * as recoveryCodesApi from '../features/recovery-codes/api/recoveryCodesApi.js';
 import * as stepUpApi from 'shared-stepup/api';
 import { stepUpStorageKey } from 'shared-stepup';
 import SecurityPage from './SecurityPage.js';
@@ -10,6 +11,8 @@ import SecurityPage from './SecurityPage.js';
 jest.mock('shared-stepup/api');
 jest.mock('../features/factors/api/factorsApi.js');
 jest.mock('../features/factors/api/reauthenticate.js');
+jest.mock('../features/recovery-codes/api/recoveryCodesApi.js');
+const recovery = jest.mocked(recoveryCodesApi);
 const stepUp = jest.mocked(stepUpApi);
 const api = jest.mocked(factorsApi);
 const reauthenticateMock = jest.mocked(reauthenticate);
@@ -54,6 +57,12 @@ async function confirmTurningEmailOff() {
 beforeEach(() => {
   jest.resetAllMocks();
   localStorage.clear();
+  recovery.getRecoveryCodesStatus.mockResolvedValue({
+    available: true,
+    left: 0,
+    total: 0,
+    generatedAt: null,
+  });
 });
 
 describe('Security page', () => {
@@ -847,5 +856,96 @@ describe('Okta mode: turning off removes, and "Confirm it\'s you" is a new sign-
     );
     expect(within(dialog).queryByRole('button', { name: 'Sign in again' })).not.toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
+  });
+});
+
+describe('recovery codes on the Security page', () => {
+  const CODES = Array.from({ length: 10 }, (_, index) => `ABCDE-FGH${index}K`);
+  const recoverySection = () => region('Recovery codes');
+
+  it('shows the section under the factors, with its button once a 2-step method is on', async () => {
+    challenge(false, { googleAuth: {} });
+    details(true, false);
+    renderPage();
+    const section = await recoverySection();
+    expect(await within(section).findByRole('button', { name: 'Generate recovery codes' })).toBeEnabled();
+  });
+
+  it('without a 2-step method: the button is disabled', async () => {
+    challenge(false, {});
+    details(false, false);
+    renderPage();
+    const section = await recoverySection();
+    expect(await within(section).findByText('Turn on a 2-step method first')).toBeInTheDocument();
+    expect(within(section).getByRole('button', { name: 'Generate recovery codes' })).toBeDisabled();
+  });
+
+  it('a 403 step_up_required from generate leads to the step-up screens, then generates again by itself', async () => {
+    challenge(false, { googleAuth: {} });
+    details(true, false);
+    recovery.generateRecoveryCodes
+      .mockRejectedValueOnce(new ApiError('Step-up verification required', 403, 'step_up_required'))
+      .mockResolvedValueOnce({ codes: CODES, generatedAt: DATE });
+    stepUp.verifyStepUp.mockResolvedValue(undefined);
+    renderPage();
+    const section = await recoverySection();
+    await userEvent.click(await within(section).findByRole('button', { name: 'Generate recovery codes' }));
+
+    // The check again: this time the server asks for step-up.
+    stepUp.getChallenge.mockResolvedValue({ challengeUser: true, activeFactorsData: { googleAuth: {} } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify' }));
+    await userEvent.type(await screen.findByLabelText('Enter authentication code'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Save your recovery codes' });
+    expect(within(dialog).getByText(CODES[0]!)).toBeInTheDocument();
+    expect(recovery.generateRecoveryCodes).toHaveBeenCalledTimes(2);
+    expect(stepUp.getChallenge).toHaveBeenCalledTimes(2);
+  });
+
+  it('reads the status again after a factor change (the server drops the codes with the last method)', async () => {
+    challenge(false);
+    details(true, true);
+    api.reset.mockResolvedValue({ status: 'NOT_ENROLLED', enrolledDate: null });
+    recovery.getRecoveryCodesStatus.mockResolvedValue({
+      available: true,
+      left: 8,
+      total: 10,
+      generatedAt: DATE,
+    });
+    renderPage();
+    expect(await screen.findByText('8 of 10 codes left · generated Mar 7, 2026')).toBeInTheDocument();
+    const calls = recovery.getRecoveryCodesStatus.mock.calls.length;
+    await userEvent.click((await screen.findAllByRole('button', { name: 'remove' }))[0]!);
+    const dialog = await screen.findByRole('dialog', { name: /Remove your/ });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(recovery.getRecoveryCodesStatus.mock.calls.length).toBeGreaterThan(calls));
+  });
+
+  it("the step-up screens offer 'Use a recovery code' when the challenge says the holder has codes", async () => {
+    stepUp.getChallenge.mockResolvedValue({
+      challengeUser: true,
+      activeFactorsData: { googleAuth: {} },
+      recoveryCodes: { left: 5 },
+    });
+    details(true, false);
+    stepUp.verifyRecoveryCode.mockResolvedValue(undefined);
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+    await userEvent.type(screen.getByLabelText('Recovery code'), 'abcde-fghjk');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await region('Google Authenticator')).toBeInTheDocument();
+    expect(stepUp.verifyRecoveryCode).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'ABCDE-FGHJK', {
+      signal: expect.any(AbortSignal),
+    });
+  });
+
+  it("no 'Use a recovery code' when the challenge names no codes", async () => {
+    challenge(true, { googleAuth: {} });
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify' }));
+    expect(await screen.findByLabelText('Enter authentication code')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Use a recovery code' })).not.toBeInTheDocument();
   });
 });

@@ -1,10 +1,12 @@
 // The module the shell loads (REMOTE_PAGES.remote_security in shared-auth's contract), and what `./mount` renders.
-// The page composes the features: the step-up check (security), the step-up screens (shared-stepup) and the
-// factors; features never import each other.
+// The page composes the features: the step-up check (security), the step-up screens (shared-stepup), the
+// factors and the recovery codes; features never import each other.
+import { useCallback, useState } from 'react';
 import { Spin, Typography } from 'shared-ui';
-import { useAuth } from 'shared-auth';
-import { StepUpScreens } from 'shared-stepup';
+import { useAuth, type ActiveFactorsData } from 'shared-auth';
+import { factorsOf, StepUpScreens } from 'shared-stepup';
 import { FactorsPage } from '../features/factors/components/FactorsPage.js';
+import { RecoveryCodesSection } from '../features/recovery-codes/components/RecoveryCodesSection.js';
 import { useStepUp } from '../features/security/hooks/useStepUp.js';
 
 /** BUILD_ID at build time, else the package version (webpack.base.js); 'dev' where nothing defines it (jest). */
@@ -13,8 +15,51 @@ const BUILD = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
 export const SECURITY_INTRO =
   "Protect your account with 2-step verification. Each time you sign in to your F5 account, you'll need your password and a verification code.";
 
+interface SettingsProps {
+  activeFactorsData: ActiveFactorsData;
+  recheck: () => void;
+  /** Generating recovery codes asked for step-up: generate again once verified. */
+  generateAfterStepUp: boolean;
+  setGenerateAfterStepUp: (value: boolean) => void;
+}
+
+/** After step-up: the factors, then the recovery codes, which read their status again when a factor changes. */
+function SecuritySettings({
+  activeFactorsData,
+  recheck,
+  generateAfterStepUp,
+  setGenerateAfterStepUp,
+}: SettingsProps) {
+  // The challenge's count until the factors page has its own.
+  const [activeCount, setActiveCount] = useState(() => factorsOf(activeFactorsData).length);
+  const stepUpToGenerate = useCallback(() => {
+    setGenerateAfterStepUp(true);
+    recheck();
+  }, [recheck, setGenerateAfterStepUp]);
+  const started = useCallback(() => setGenerateAfterStepUp(false), [setGenerateAfterStepUp]);
+  return (
+    <>
+      {/* A step-up that ran out, and 'Try again' on a factor's error view, both go back to the check. */}
+      <FactorsPage
+        activeFactorsData={activeFactorsData}
+        onStepUpRequired={recheck}
+        onRetry={recheck}
+        onActiveCountChange={setActiveCount}
+      />
+      <RecoveryCodesSection
+        activeCount={activeCount}
+        onStepUpRequired={stepUpToGenerate}
+        generateAfterStepUp={generateAfterStepUp}
+        onGenerateAfterStepUpStarted={started}
+      />
+    </>
+  );
+}
+
 function SecurityContent() {
   const { state, verified, recheck } = useStepUp(true);
+  // Kept here, above the step-up screens, so it outlives them.
+  const [generateAfterStepUp, setGenerateAfterStepUp] = useState(false);
   switch (state.status) {
     case 'START':
     case 'LOADING':
@@ -25,15 +70,20 @@ function SecurityContent() {
       );
     case 'CHALLENGE':
       return (
-        <StepUpScreens activeFactorsData={state.activeFactorsData} onVerified={verified} onRetry={recheck} />
+        <StepUpScreens
+          activeFactorsData={state.activeFactorsData}
+          recoveryCodes={state.recoveryCodes}
+          onVerified={verified}
+          onRetry={recheck}
+        />
       );
     case 'NO_CHALLENGE':
-      // A step-up that ran out, and 'Try again' on a factor's error view, both go back to the check.
       return (
-        <FactorsPage
+        <SecuritySettings
           activeFactorsData={state.activeFactorsData}
-          onStepUpRequired={recheck}
-          onRetry={recheck}
+          recheck={recheck}
+          generateAfterStepUp={generateAfterStepUp}
+          setGenerateAfterStepUp={setGenerateAfterStepUp}
         />
       );
   }

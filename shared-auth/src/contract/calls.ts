@@ -16,6 +16,12 @@ import {
 } from './multifactor.js';
 import { passwordChangeRequestSchema, passwordChangeResponseSchema } from './password.js';
 import { isFederatedResponseSchema, profileUpdateResponseSchema, profileUpdateSchema } from './profile.js';
+import {
+  RECOVERY_CODE_STEP_UP_SEGMENT,
+  recoveryCodesGeneratedSchema,
+  recoveryCodesStatusSchema,
+  recoveryCodeVerifyBodySchema,
+} from './recovery-codes.js';
 import { settingsSchema } from './settings.js';
 import { SETTINGS_PATH } from './settings-path.js';
 import {
@@ -175,6 +181,30 @@ export const apiCalls = {
     response: stepUpVerifyResponseSchema,
     okMeansDone: true,
     errors: ['federatedUser', 'invalidCode', 'factorState', 'rateLimited', 'serviceUnavailable'],
+  }),
+  stepUpVerifyRecoveryCode: defineCall({
+    method: 'POST',
+    path: `/api/stepup/:sub/${RECOVERY_CODE_STEP_UP_SEGMENT}/verify`,
+    params: subParamsSchema,
+    body: recoveryCodeVerifyBodySchema,
+    response: stepUpVerifyResponseSchema,
+    okMeansDone: true,
+    errors: ['federatedUser', 'invalidCode', 'rateLimited', 'recoveryCodesUnavailable'],
+  }),
+  recoveryCodesStatus: defineCall({
+    method: 'GET',
+    path: '/api/recoverycodes/:sub',
+    params: subParamsSchema,
+    response: recoveryCodesStatusSchema,
+    errors: ['federatedUser'],
+  }),
+  recoveryCodesGenerate: defineCall({
+    method: 'POST',
+    path: '/api/recoverycodes/:sub/generate',
+    params: subParamsSchema,
+    body: noBody,
+    response: recoveryCodesGeneratedSchema,
+    errors: ['federatedUser', 'stepUpRequired', 'noActiveFactor', 'recoveryCodesUnavailable'],
   }),
   reauthenticate: defineCall({
     method: 'POST',

@@ -57,6 +57,10 @@ export const API_ERRORS = {
   lastFactor: { status: 409, code: 'last_factor' },
   /** 409: "Confirm it's you" with the password, for an account that verifies with a factor instead. */
   hasActiveFactor: { status: 409, code: 'has_active_factor' },
+  /** 409: recovery codes need a 2-step method turned on first. */
+  noActiveFactor: { status: 409, code: 'no_active_factor' },
+  /** 409 (Okta mode): the identity provider's sign-in cannot accept the portal's recovery codes. */
+  recoveryCodesUnavailable: { status: 409, code: 'recovery_codes_unavailable' },
 
   // ---- Passwords ------------------------------------------------------------------------------------------
   /** 400: the password entered (current password, or "Confirm it's you") is not the account's. */

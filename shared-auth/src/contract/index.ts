@@ -10,6 +10,7 @@ export * from './password.js';
 export * from './password-policy.js';
 export * from './paths.js';
 export * from './profile.js';
+export * from './recovery-codes.js';
 export * from './settings.js';
 export * from './settings-path.js';
 export * from './stepup.js';

@@ -18,6 +18,11 @@ export type StepUpFactorType = keyof ActiveFactorsData;
 export const challengeResponseSchema = z.object({
   challengeUser: z.boolean(),
   activeFactorsData: activeFactorsDataSchema,
+  /**
+   * The holder's unused recovery codes, when there are any: the step-up screens then offer "Use a recovery code".
+   * Not a factor (never in activeFactorsData); a server of the spec sends none.
+   */
+  recoveryCodes: z.object({ left: z.number().int().min(1) }).optional(),
 });
 export type ChallengeResponse = z.infer<typeof challengeResponseSchema>;
 

@@ -1,5 +1,5 @@
 import { ApiError, type ApiClient } from 'shared-auth';
-import { getChallenge, sendEmailChallenge, verifyStepUp } from './stepUpApi.js';
+import { getChallenge, sendEmailChallenge, verifyRecoveryCode, verifyStepUp } from './stepUpApi.js';
 
 /** The shared client already parses the JSON text and turns refusals into ApiError (tested in shared-auth). */
 function clientWith(request: jest.Mock): ApiClient {
@@ -57,5 +57,19 @@ describe('step-up calls', () => {
         '00u1',
       ),
     ).rejects.toMatchObject({ name: 'ApiError', status: 200, code: 'invalid_response' });
+  });
+
+  it('verifies a recovery code at its own path, with the signal; any ok answer means verified', async () => {
+    const request = jest.fn().mockResolvedValue({ status: 200, data: 'OK' });
+    const { signal } = new AbortController();
+    await expect(
+      verifyRecoveryCode(clientWith(request), '00u1', 'ABCDE-FGHJK', { signal }),
+    ).resolves.toBeUndefined();
+    expect(request).toHaveBeenCalledWith({
+      method: 'POST',
+      url: '/api/stepup/00u1/recovery-code/verify',
+      data: { recoveryCode: 'ABCDE-FGHJK' },
+      signal,
+    });
   });
 });

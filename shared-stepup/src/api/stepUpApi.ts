@@ -42,3 +42,16 @@ export async function verifyStepUp(
 ): Promise<void> {
   await apiCallers.stepUpVerify(client, { params: { sub, factor }, body: { passCode } }, options);
 }
+
+/**
+ * POST /api/stepup/{sub}/recovery-code/verify with one of the holder's recovery codes (used up when accepted); any
+ * ok answer means verified.
+ */
+export async function verifyRecoveryCode(
+  client: ApiClient,
+  sub: string,
+  recoveryCode: string,
+  options: RequestOptions = {},
+): Promise<void> {
+  await apiCallers.stepUpVerifyRecoveryCode(client, { params: { sub }, body: { recoveryCode } }, options);
+}

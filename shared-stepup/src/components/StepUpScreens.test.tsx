@@ -9,7 +9,7 @@ import {
   type PortalAuth,
 } from 'shared-auth';
 import { PortalThemeProvider } from 'shared-ui';
-import { sendEmailChallenge, verifyStepUp } from '../api/stepUpApi.js';
+import { sendEmailChallenge, verifyRecoveryCode, verifyStepUp } from '../api/stepUpApi.js';
 import { stepUpStorageKey } from '../model/stepUpStorage.js';
 import { StepUpScreens } from './StepUpScreens.js';
 
@@ -17,6 +17,7 @@ jest.mock('../api/stepUpApi.js');
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 const verifyMock = jest.mocked(verifyStepUp);
 const sendMock = jest.mocked(sendEmailChallenge);
+const verifyRecoveryMock = jest.mocked(verifyRecoveryCode);
 
 const BOTH: ChallengeResponse['activeFactorsData'] = {
   googleAuth: {},
@@ -40,12 +41,25 @@ const BOB = auth('00u2bob', 'bob@example.com');
 function screens(
   who: PortalAuth,
   onVerified = jest.fn(),
-  { factors = BOTH, onRetry = jest.fn() }: { factors?: typeof BOTH; onRetry?: () => void } = {},
+  {
+    factors = BOTH,
+    onRetry = jest.fn(),
+    recoveryCodes,
+  }: {
+    factors?: typeof BOTH;
+    onRetry?: () => void;
+    recoveryCodes?: ChallengeResponse['recoveryCodes'];
+  } = {},
 ) {
   return (
     <PortalThemeProvider>
       <AuthProvider value={who}>
-        <StepUpScreens activeFactorsData={factors} onVerified={onVerified} onRetry={onRetry} />
+        <StepUpScreens
+          activeFactorsData={factors}
+          recoveryCodes={recoveryCodes}
+          onVerified={onVerified}
+          onRetry={onRetry}
+        />
       </AuthProvider>
     </PortalThemeProvider>
   );
@@ -260,5 +274,108 @@ describe("StepUpScreens: 'Error' has a way out", () => {
     expect(screen.getByText('Error')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('StepUpScreens: Use a recovery code', () => {
+  const CODES = { left: 4 };
+  const recoveryHeading = () => screen.queryByRole('heading', { name: 'Use a recovery code' });
+
+  it('is offered on the selection and under the code screens only when the holder has codes', async () => {
+    const without = render(screens(ALICE));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByRole('heading', { name: 'Select a verification method to continue' });
+    expect(screen.queryByRole('button', { name: 'Use a recovery code' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Google Authenticator' }));
+    expect(screen.queryByRole('button', { name: 'Use a recovery code' })).not.toBeInTheDocument();
+    without.unmount();
+    localStorage.clear();
+
+    render(screens(ALICE, jest.fn(), { recoveryCodes: CODES }));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await screen.findByRole('heading', { name: 'Select a verification method to continue' });
+    expect(screen.getByRole('button', { name: 'Use a recovery code' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Email' }));
+    expect(screen.getByRole('button', { name: 'Use a recovery code' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Google Authenticator' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    expect(recoveryHeading()).toBeInTheDocument();
+    expect(screen.getByLabelText('Recovery code')).toHaveFocus();
+  });
+
+  it('one factor: its code screen offers it; Back returns there, Cancel to the start', async () => {
+    render(screens(ALICE, jest.fn(), { factors: { googleAuth: {} }, recoveryCodes: CODES }));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+    expect(recoveryHeading()).toBeInTheDocument();
+    expect(
+      screen.getByText('Enter one of the recovery codes you saved. Each code works once.'),
+    ).toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem(stepUpStorageKey(ALICE.user.sub))!).value).toBe(
+      'RECOVERY_CODE_VERIFY',
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(gaHeading()).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+  });
+
+  it('takes the code with or without the dash, any case, spaces trimmed, and sends it as XXXXX-XXXXX', async () => {
+    verifyRecoveryMock.mockResolvedValue(undefined);
+    storeScreen('RECOVERY_CODE_VERIFY');
+    const onVerified = jest.fn();
+    render(screens(ALICE, onVerified, { recoveryCodes: CODES }));
+    const field = screen.getByLabelText('Recovery code');
+    const verify = screen.getByRole('button', { name: 'Verify' });
+    expect(verify).toBeDisabled();
+    await userEvent.type(field, 'abcde');
+    expect(verify).toBeDisabled();
+    await userEvent.type(field, ' fghjk ');
+    expect(verify).toBeEnabled();
+    await userEvent.click(verify);
+    await waitFor(() => expect(onVerified).toHaveBeenCalledTimes(1));
+    expect(verifyRecoveryMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'ABCDE-FGHJK', {
+      signal: expect.any(AbortSignal),
+    });
+    expect(verifyMock).not.toHaveBeenCalled();
+    expect(localStorage.getItem(stepUpStorageKey(ALICE.user.sub))).toBeNull();
+  });
+
+  it.each([
+    [
+      'a wrong or used code',
+      new ApiError(INVALID_CODE_ERROR, 400, 'invalid_code'),
+      'Invalid recovery code. Each code works once.',
+    ],
+    [
+      'too many tries',
+      new ApiError('Too many wrong codes. For your security, try again in 15 minutes.', 429, 'rate_limited'),
+      'Too many wrong codes. For your security, try again in 15 minutes.',
+    ],
+    [
+      'codes not taken here',
+      new ApiError('Recovery codes are not available.', 409, 'recovery_codes_unavailable'),
+      'The code could not be checked: Recovery codes are not available.',
+    ],
+  ])('%s: the text shows under the field', async (_case, error, message) => {
+    verifyRecoveryMock.mockRejectedValue(error);
+    storeScreen('RECOVERY_CODE_VERIFY');
+    const onVerified = jest.fn();
+    render(screens(ALICE, onVerified, { recoveryCodes: CODES }));
+    await userEvent.type(screen.getByLabelText('Recovery code'), 'ABCDE-FGHJK');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByLabelText('Recovery code')).toHaveAttribute('aria-invalid', 'true');
+    expect(onVerified).not.toHaveBeenCalled();
+  });
+
+  it('a stored recovery-code screen is not resumed once the holder has no codes left', () => {
+    storeScreen('RECOVERY_CODE_VERIFY');
+    render(screens(ALICE));
+    expect(recoveryHeading()).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
   });
 });

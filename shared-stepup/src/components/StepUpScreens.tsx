@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { Button, Flex, Typography, WaitDialog } from 'shared-ui';
-import { useApiClient, useAuth, type ActiveFactorsData } from 'shared-auth';
-import { sendEmailChallenge, verifyStepUp } from '../api/stepUpApi.js';
+import { useApiClient, useAuth, type ActiveFactorsData, type ChallengeResponse } from 'shared-auth';
+import { sendEmailChallenge, verifyRecoveryCode, verifyStepUp } from '../api/stepUpApi.js';
 import {
   factorsOf,
   initialStepUpFlow,
@@ -15,6 +15,8 @@ import { EmailVerify } from './EmailVerify.js';
 
 export interface StepUpScreensProps {
   activeFactorsData: ActiveFactorsData;
+  /** The challenge's `recoveryCodes`: when present, the screens offer 'Use a recovery code'. */
+  recoveryCodes?: ChallengeResponse['recoveryCodes'];
   /** A code was accepted: the page moves on (the Security page to NO_CHALLENGE, the Password page saves). */
   onVerified: () => void;
   /**
@@ -34,6 +36,8 @@ const IDS = {
   gaCode: 'stepup-ga-code',
   email: 'stepup-email-title',
   emailCode: 'stepup-email-code',
+  recovery: 'stepup-recovery-title',
+  recoveryCode: 'stepup-recovery-code',
   error: 'stepup-error',
 } as const;
 const FOCUS_OF: Record<StepUpFlowStatus, string> = {
@@ -41,6 +45,7 @@ const FOCUS_OF: Record<StepUpFlowStatus, string> = {
   FACTOR_SELECTION: IDS.select,
   GA_VERIFY: IDS.gaCode,
   EMAIL_VERIFY: IDS.email,
+  RECOVERY_CODE_VERIFY: IDS.recoveryCode,
   SMS_VERIFY: IDS.error,
   CHALLENGE_ERROR: IDS.error,
 };
@@ -55,11 +60,17 @@ export function StepUpScreens(props: StepUpScreensProps) {
   return <Screens key={user.sub} sub={user.sub} {...props} />;
 }
 
-function Screens({ sub, activeFactorsData, onVerified, onRetry }: StepUpScreensProps & { sub: string }) {
+function Screens({
+  sub,
+  activeFactorsData,
+  recoveryCodes,
+  onVerified,
+  onRetry,
+}: StepUpScreensProps & { sub: string }) {
   const client = useApiClient();
   const factors = useMemo(() => factorsOf(activeFactorsData), [activeFactorsData]);
   const [flow, dispatch] = useReducer(stepUpFlowReducer, factors, (list) =>
-    initialStepUpFlow(list, loadStepUpState(sub)),
+    initialStepUpFlow(list, loadStepUpState(sub), recoveryCodes !== undefined),
   );
 
   useEffect(() => saveStepUpState(sub, flow.status), [sub, flow.status]);
@@ -84,7 +95,17 @@ function Screens({ sub, activeFactorsData, onVerified, onRetry }: StepUpScreensP
     onVerified();
   };
   const cancel = () => dispatch({ type: 'CANCEL' });
-  const retry = () => (factors.length > 0 ? dispatch({ type: 'RETRY' }) : onRetry());
+  const retry = () => (factors.length > 0 || flow.recoveryCodes ? dispatch({ type: 'RETRY' }) : onRetry());
+  // Offered on the selection and under a code screen, for a holder who has lost the phone or the mailbox.
+  const recoveryCodeLink = flow.recoveryCodes ? (
+    <Button
+      type="link"
+      onClick={() => dispatch({ type: 'USE_RECOVERY_CODE' })}
+      style={{ alignSelf: 'flex-start', paddingLeft: 0 }}
+    >
+      Use a recovery code
+    </Button>
+  ) : null;
 
   let screen;
   switch (flow.status) {
@@ -116,6 +137,7 @@ function Screens({ sub, activeFactorsData, onVerified, onRetry }: StepUpScreensP
             {factors.includes('email') ? (
               <Button onClick={() => dispatch({ type: 'SELECT', factor: 'email' })}>Verify with Email</Button>
             ) : null}
+            {recoveryCodeLink}
             <Button
               type="link"
               onClick={() => dispatch({ type: 'BACK' })}
@@ -140,21 +162,43 @@ function Screens({ sub, activeFactorsData, onVerified, onRetry }: StepUpScreensP
             onVerified={verified}
             onCancel={cancel}
           />
+          {recoveryCodeLink}
         </section>
       );
       break;
     case 'EMAIL_VERIFY':
       screen = (
-        <EmailVerify
-          maskedEmail={activeFactorsData.email?.maskedEmail ?? ''}
-          titleId={IDS.email}
-          codeId={IDS.emailCode}
-          send={(signal) => sendEmailChallenge(client, sub, { signal })}
-          verify={(signal, code) => verifyStepUp(client, sub, 'email', code, { signal })}
-          onVerified={verified}
-          onCancel={cancel}
-          onSendFailed={() => dispatch({ type: 'EMAIL_SEND_FAILED' })}
-        />
+        <>
+          <EmailVerify
+            maskedEmail={activeFactorsData.email?.maskedEmail ?? ''}
+            titleId={IDS.email}
+            codeId={IDS.emailCode}
+            send={(signal) => sendEmailChallenge(client, sub, { signal })}
+            verify={(signal, code) => verifyStepUp(client, sub, 'email', code, { signal })}
+            onVerified={verified}
+            onCancel={cancel}
+            onSendFailed={() => dispatch({ type: 'EMAIL_SEND_FAILED' })}
+          />
+          {recoveryCodeLink}
+        </>
+      );
+      break;
+    case 'RECOVERY_CODE_VERIFY':
+      screen = (
+        <section aria-labelledby={IDS.recovery}>
+          <Typography.Title level={2} id={IDS.recovery} tabIndex={-1} style={titleStyle}>
+            Use a recovery code
+          </Typography.Title>
+          <p>Enter one of the recovery codes you saved. Each code works once.</p>
+          <CodeForm
+            factor="recoveryCode"
+            codeId={IDS.recoveryCode}
+            verify={(signal, code) => verifyRecoveryCode(client, sub, code, { signal })}
+            onVerified={verified}
+            onCancel={cancel}
+            onBack={() => dispatch({ type: 'BACK' })}
+          />
+        </section>
       );
       break;
     default:

@@ -1,27 +1,40 @@
-import { STEP_UP_CODE_MAX, STEP_UP_CODE_MIN } from 'shared-auth';
+import { formatRecoveryCode, normalizeRecoveryCode, STEP_UP_CODE_MAX, STEP_UP_CODE_MIN } from 'shared-auth';
 import type { CallFailure } from 'shared-auth/async';
 
-/** Email codes are trimmed of spaces (spec section 5); authenticator codes are taken as typed. */
-export function normaliseStepUpCode(factor: 'googleAuth' | 'email', code: string): string {
-  return factor === 'email' ? code.trim() : code;
+/** What a code screen asks for: a factor's code, or one of the holder's recovery codes. */
+export type StepUpCodeKind = 'googleAuth' | 'email' | 'recoveryCode';
+
+/**
+ * Email codes are trimmed of spaces (spec section 5); authenticator codes are taken as typed. A recovery code is
+ * taken with or without its dash, in any case, spaces trimmed, and sent as `XXXXX-XXXXX` (the server decides).
+ */
+export function normaliseStepUpCode(kind: StepUpCodeKind, code: string): string {
+  if (kind === 'recoveryCode') {
+    const normalized = normalizeRecoveryCode(code);
+    return normalized ? formatRecoveryCode(normalized) : code.trim();
+  }
+  return kind === 'email' ? code.trim() : code;
 }
 
-/** Verify is enabled only for codes of 1 to 10 characters. */
-export function canVerifyStepUpCode(factor: 'googleAuth' | 'email', code: string): boolean {
-  const length = normaliseStepUpCode(factor, code).length;
+/** Verify is enabled only for codes of 1 to 10 characters; for a recovery code, only for one of its shape. */
+export function canVerifyStepUpCode(kind: StepUpCodeKind, code: string): boolean {
+  if (kind === 'recoveryCode') return normalizeRecoveryCode(code) !== undefined;
+  const length = normaliseStepUpCode(kind, code).length;
   return length >= STEP_UP_CODE_MIN && length <= STEP_UP_CODE_MAX;
 }
 
 export const INVALID_CODE_MESSAGES = {
   googleAuth: 'Invalid verification code',
   email: 'Invalid authentication code',
-} as const;
+  // Not in the spec: a used code is refused like a wrong one.
+  recoveryCode: 'Invalid recovery code. Each code works once.',
+} as const satisfies Record<StepUpCodeKind, string>;
 
 /**
  * What the code form says when Verify fails: the spec's wrong-code text only for a wrong code; the server's wait
  * for too many tries; otherwise that the code could not be checked, so nobody retypes a right code.
  */
-export function verifyFailureMessage(factor: 'googleAuth' | 'email', failure: CallFailure): string {
+export function verifyFailureMessage(factor: StepUpCodeKind, failure: CallFailure): string {
   switch (failure.kind) {
     case 'invalid_code':
       return INVALID_CODE_MESSAGES[factor];

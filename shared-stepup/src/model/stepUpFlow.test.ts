@@ -16,6 +16,7 @@ const flow = (
   status: state,
   factors,
   selectionLoading,
+  recoveryCodes: false,
 });
 const run = (start: StepUpFlow, ...actions: StepUpFlowAction[]) => actions.reduce(stepUpFlowReducer, start);
 
@@ -134,5 +135,117 @@ describe('step-up flow: transitions', () => {
         { type: 'BACK' },
       ),
     ).toEqual(flow('START'));
+  });
+});
+
+describe('step-up flow: recovery codes', () => {
+  /** A flow whose holder has unused recovery codes (the challenge's `recoveryCodes`). */
+  const withCodes = (state: StepUpFlowStatus, factors: StepUpFlow['factors'] = [...both]): StepUpFlow => ({
+    ...flow(state, factors),
+    recoveryCodes: true,
+  });
+  const recovery = (from: StepUpFlow['recoveryFrom'], factors: StepUpFlow['factors'] = [...both]) => ({
+    ...withCodes('RECOVERY_CODE_VERIFY', factors),
+    recoveryFrom: from,
+  });
+
+  it('the initial flow knows whether the holder has codes; without a factor, codes alone still start', () => {
+    expect(initialStepUpFlow([...both], undefined, true)).toEqual(withCodes('START'));
+    expect(initialStepUpFlow([...both]).recoveryCodes).toBe(false);
+    expect(initialStepUpFlow([], undefined, true).status).toBe('START');
+  });
+
+  it('resumes the recovery-code screen only while the holder has codes', () => {
+    expect(initialStepUpFlow([...both], 'RECOVERY_CODE_VERIFY', true)).toEqual(
+      withCodes('RECOVERY_CODE_VERIFY'),
+    );
+    expect(initialStepUpFlow([...both], 'RECOVERY_CODE_VERIFY').status).toBe('START');
+    expect(initialStepUpFlow(['googleAuth'], 'RECOVERY_CODE_VERIFY', true).status).toBe(
+      'RECOVERY_CODE_VERIFY',
+    );
+  });
+
+  it('FACTOR_SELECTION + Use a recovery code → RECOVERY_CODE_VERIFY, remembering where it came from', () => {
+    expect(stepUpFlowReducer(withCodes('FACTOR_SELECTION'), { type: 'USE_RECOVERY_CODE' })).toEqual(
+      recovery('FACTOR_SELECTION'),
+    );
+  });
+
+  it.each(['GA_VERIFY', 'EMAIL_VERIFY', 'SMS_VERIFY'] as const)(
+    '%s + Use a recovery code → RECOVERY_CODE_VERIFY',
+    (state) => {
+      expect(stepUpFlowReducer(withCodes(state), { type: 'USE_RECOVERY_CODE' })).toEqual(recovery(state));
+    },
+  );
+
+  it.each(['FACTOR_SELECTION', 'GA_VERIFY', 'EMAIL_VERIFY'] as const)(
+    'Use a recovery code does nothing in %s when the holder has no codes',
+    (state) => {
+      const current = flow(state);
+      expect(stepUpFlowReducer(current, { type: 'USE_RECOVERY_CODE' })).toBe(current);
+    },
+  );
+
+  it.each(['START', 'CHALLENGE_ERROR', 'RECOVERY_CODE_VERIFY'] as const)(
+    'Use a recovery code does nothing in %s',
+    (state) => {
+      const current = withCodes(state);
+      expect(stepUpFlowReducer(current, { type: 'USE_RECOVERY_CODE' })).toBe(current);
+    },
+  );
+
+  it('Back returns to the screen the code was chosen on', () => {
+    expect(stepUpFlowReducer(recovery('FACTOR_SELECTION'), { type: 'BACK' })).toEqual(
+      withCodes('FACTOR_SELECTION'),
+    );
+    expect(stepUpFlowReducer(recovery('GA_VERIFY'), { type: 'BACK' })).toEqual(withCodes('GA_VERIFY'));
+    expect(stepUpFlowReducer(recovery('EMAIL_VERIFY', ['email']), { type: 'BACK' })).toEqual(
+      withCodes('EMAIL_VERIFY', ['email']),
+    );
+  });
+
+  it('Back after a reload (origin unknown) and Cancel go where Cancel goes on a code screen', () => {
+    expect(stepUpFlowReducer(withCodes('RECOVERY_CODE_VERIFY'), { type: 'BACK' }).status).toBe(
+      'FACTOR_SELECTION',
+    );
+    expect(stepUpFlowReducer(recovery('GA_VERIFY'), { type: 'CANCEL' })).toEqual(
+      withCodes('FACTOR_SELECTION'),
+    );
+    expect(stepUpFlowReducer(recovery('GA_VERIFY', ['googleAuth']), { type: 'CANCEL' })).toEqual(
+      withCodes('START', ['googleAuth']),
+    );
+  });
+
+  it('RECOVERY_CODE_VERIFY ignores the actions of other screens', () => {
+    const current = recovery('GA_VERIFY');
+    for (const action of [
+      { type: 'VERIFY' },
+      { type: 'SELECTION_LOADED' },
+      { type: 'SELECT', factor: 'email' },
+      { type: 'EMAIL_SEND_FAILED' },
+      { type: 'RETRY' },
+    ] as const) {
+      expect(stepUpFlowReducer(current, action)).toBe(current);
+    }
+  });
+
+  it('with codes and no factor: Verify goes to the recovery code; Try again on Error returns to START', () => {
+    expect(stepUpFlowReducer(withCodes('START', []), { type: 'VERIFY' }).status).toBe('RECOVERY_CODE_VERIFY');
+    expect(stepUpFlowReducer(withCodes('CHALLENGE_ERROR', []), { type: 'RETRY' })).toEqual(
+      withCodes('START', []),
+    );
+  });
+
+  it('a whole path: Verify → the only factor → Use a recovery code → Back → Use a recovery code → Cancel', () => {
+    expect(
+      run(
+        withCodes('START', ['googleAuth']),
+        { type: 'VERIFY' },
+        { type: 'USE_RECOVERY_CODE' },
+        { type: 'BACK' },
+        { type: 'USE_RECOVERY_CODE' },
+        { type: 'CANCEL' },
+      ),
+    ).toEqual(withCodes('START', ['googleAuth']));
   });
 });

@@ -7,6 +7,8 @@ export const STEP_UP_FLOW_STATUSES = [
   'SMS_VERIFY',
   'GA_VERIFY',
   'EMAIL_VERIFY',
+  /** Not in the spec: step-up with one of the holder's recovery codes (offered only when the challenge says so). */
+  'RECOVERY_CODE_VERIFY',
   'CHALLENGE_ERROR',
 ] as const;
 export type StepUpFlowStatus = (typeof STEP_UP_FLOW_STATUSES)[number];
@@ -21,7 +23,14 @@ export interface StepUpFlow {
   factors: StepUpFactorType[];
   /** From START with several factors, a loading dialog shows for 0.5 s before the selection. */
   selectionLoading: boolean;
+  /** The holder has unused recovery codes (the challenge's `recoveryCodes`): 'Use a recovery code' is offered. */
+  recoveryCodes: boolean;
+  /** The screen 'Use a recovery code' was chosen on: where Back returns to (unknown after a reload). */
+  recoveryFrom?: RecoveryCodeOrigin;
 }
+
+/** The screens that offer 'Use a recovery code'. */
+export type RecoveryCodeOrigin = 'FACTOR_SELECTION' | 'SMS_VERIFY' | 'GA_VERIFY' | 'EMAIL_VERIFY';
 
 export type StepUpFlowAction =
   /** The Verify button of the start screen. */
@@ -32,6 +41,8 @@ export type StepUpFlowAction =
   | { type: 'BACK' }
   | { type: 'CANCEL' }
   | { type: 'EMAIL_SEND_FAILED' }
+  /** 'Use a recovery code' on the selection or a code screen. */
+  | { type: 'USE_RECOVERY_CODE' }
   /** 'Try again' on the error screen: back to the start (with factors; without, the page checks again). */
   | { type: 'RETRY' };
 
@@ -50,29 +61,50 @@ const SCREEN_OF: Record<StepUpFactorType, StepUpFlowStatus> = {
   email: 'EMAIL_VERIFY',
 };
 
-/** Where the flow starts: a resumed stored state, otherwise START (CHALLENGE_ERROR without factors). */
-export function initialStepUpFlow(factors: StepUpFactorType[], stored?: StepUpFlowStatus): StepUpFlow {
-  const fresh: StepUpFlowStatus = factors.length === 0 ? 'CHALLENGE_ERROR' : 'START';
+/**
+ * Where the flow starts: a resumed stored state, otherwise START (CHALLENGE_ERROR with neither a factor nor a
+ * recovery code to verify with).
+ */
+export function initialStepUpFlow(
+  factors: StepUpFactorType[],
+  stored?: StepUpFlowStatus,
+  recoveryCodes = false,
+): StepUpFlow {
+  const fresh: StepUpFlowStatus = factors.length === 0 && !recoveryCodes ? 'CHALLENGE_ERROR' : 'START';
   return {
-    status: stored && isResumable(stored, factors) ? stored : fresh,
+    status: stored && isResumable(stored, factors, recoveryCodes) ? stored : fresh,
     factors,
     selectionLoading: false,
+    recoveryCodes,
   };
 }
 
-/** A stored screen resumes only while it still fits the factors (e.g. not the email screen once email is off). */
-function isResumable(stored: StepUpFlowStatus, factors: StepUpFactorType[]): boolean {
+/**
+ * A stored screen resumes only while it still fits the factors (e.g. not the email screen once email is off), and
+ * the recovery-code screen only while the holder has codes left.
+ */
+function isResumable(stored: StepUpFlowStatus, factors: StepUpFactorType[], recoveryCodes: boolean): boolean {
   const factor = (Object.keys(SCREEN_OF) as StepUpFactorType[]).find((key) => SCREEN_OF[key] === stored);
   if (factor) return factors.includes(factor);
   if (stored === 'FACTOR_SELECTION') return factors.length > 1;
-  return factors.length > 0;
+  if (stored === 'RECOVERY_CODE_VERIFY') return recoveryCodes;
+  return factors.length > 0 || recoveryCodes;
 }
 
-const at = (flow: StepUpFlow, status: StepUpFlowStatus): StepUpFlow => ({
-  ...flow,
-  status,
-  selectionLoading: false,
-});
+/** Cancel on a code screen: the selection with several factors, otherwise the start. */
+const cancelled = (flow: StepUpFlow): StepUpFlowStatus =>
+  flow.factors.length > 1 ? 'FACTOR_SELECTION' : 'START';
+
+const at = (flow: StepUpFlow, status: StepUpFlowStatus): StepUpFlow => {
+  const next: StepUpFlow = { ...flow, status, selectionLoading: false };
+  delete next.recoveryFrom;
+  return next;
+};
+
+/** 'Use a recovery code' from `origin`, when the holder has codes. */
+function toRecoveryCode(flow: StepUpFlow, origin: RecoveryCodeOrigin): StepUpFlow {
+  return flow.recoveryCodes ? { ...at(flow, 'RECOVERY_CODE_VERIFY'), recoveryFrom: origin } : flow;
+}
 
 export function stepUpFlowReducer(flow: StepUpFlow, action: StepUpFlowAction): StepUpFlow {
   switch (flow.status) {
@@ -80,7 +112,9 @@ export function stepUpFlowReducer(flow: StepUpFlow, action: StepUpFlowAction): S
       if (action.type === 'VERIFY' && !flow.selectionLoading) {
         const [only] = flow.factors;
         if (flow.factors.length > 1) return { ...flow, selectionLoading: true };
-        return only ? at(flow, SCREEN_OF[only]) : at(flow, 'CHALLENGE_ERROR');
+        if (only) return at(flow, SCREEN_OF[only]);
+        // No factor to verify with (codes outlive no factor on the server; a defensive branch): the codes, if any.
+        return at(flow, flow.recoveryCodes ? 'RECOVERY_CODE_VERIFY' : 'CHALLENGE_ERROR');
       }
       if (action.type === 'SELECTION_LOADED' && flow.selectionLoading) return at(flow, 'FACTOR_SELECTION');
       return flow;
@@ -89,15 +123,24 @@ export function stepUpFlowReducer(flow: StepUpFlow, action: StepUpFlowAction): S
       if (action.type === 'SELECT' && flow.factors.includes(action.factor))
         return at(flow, SCREEN_OF[action.factor]);
       if (action.type === 'BACK') return at(flow, 'START');
+      if (action.type === 'USE_RECOVERY_CODE') return toRecoveryCode(flow, 'FACTOR_SELECTION');
       return flow;
     case 'SMS_VERIFY':
     case 'GA_VERIFY':
     case 'EMAIL_VERIFY':
-      if (action.type === 'CANCEL') return at(flow, flow.factors.length > 1 ? 'FACTOR_SELECTION' : 'START');
+      if (action.type === 'CANCEL') return at(flow, cancelled(flow));
       if (action.type === 'EMAIL_SEND_FAILED' && flow.status === 'EMAIL_VERIFY')
         return at(flow, 'CHALLENGE_ERROR');
+      if (action.type === 'USE_RECOVERY_CODE') return toRecoveryCode(flow, flow.status);
+      return flow;
+    case 'RECOVERY_CODE_VERIFY':
+      // Back: the screen it was chosen on (after a reload, unknown: as Cancel). Cancel: as on the code screens.
+      if (action.type === 'BACK') return at(flow, flow.recoveryFrom ?? cancelled(flow));
+      if (action.type === 'CANCEL') return at(flow, cancelled(flow));
       return flow;
     case 'CHALLENGE_ERROR':
-      return action.type === 'RETRY' && flow.factors.length > 0 ? at(flow, 'START') : flow;
+      return action.type === 'RETRY' && (flow.factors.length > 0 || flow.recoveryCodes)
+        ? at(flow, 'START')
+        : flow;
   }
 }

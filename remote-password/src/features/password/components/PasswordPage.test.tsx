@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { ApiError, type PortalAuth } from 'shared-auth';
 import { renderSignedIn, userEvent } from 'mount-runtime/testing';
-import { getChallenge, verifyStepUp } from 'shared-stepup/api';
+import { getChallenge, verifyRecoveryCode, verifyStepUp } from 'shared-stepup/api';
 import { changePassword } from '../api/changePassword.js';
 import { PasswordPage } from './PasswordPage.js';
 
@@ -10,6 +10,7 @@ jest.mock('shared-stepup/api');
 const changePasswordMock = jest.mocked(changePassword);
 const getChallengeMock = jest.mocked(getChallenge);
 const verifyStepUpMock = jest.mocked(verifyStepUp);
+const verifyRecoveryCodeMock = jest.mocked(verifyRecoveryCode);
 
 const CURRENT = 'Wonderland-42';
 const NEW = 'Tumbling-Down-7';
@@ -373,6 +374,31 @@ describe('PasswordPage', () => {
         expect(screen.queryByRole('dialog', { name: '2-step verification' })).not.toBeInTheDocument(),
       );
       expect(screen.getByRole('button', { name: 'Change Password' })).toBeInTheDocument();
+    });
+
+    it('offers a recovery code when the holder has unused ones, and saves once it is accepted', async () => {
+      changePasswordMock.mockRejectedValueOnce(stepUpRequired()).mockResolvedValueOnce();
+      getChallengeMock.mockResolvedValue({
+        challengeUser: true,
+        activeFactorsData: { googleAuth: {} },
+        recoveryCodes: { left: 7 },
+      });
+      verifyRecoveryCodeMock.mockResolvedValue();
+      await openChange();
+      await fillValidForm();
+      await userEvent.click(saveButton());
+
+      const dialog = await stepUpDialog();
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
+      await userEvent.click(await within(dialog).findByRole('button', { name: 'Use a recovery code' }));
+      await userEvent.type(within(dialog).getByLabelText('Recovery code'), 'abcde fghjk');
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
+
+      expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
+      expect(verifyRecoveryCodeMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'ABCDE-FGHJK', {
+        signal: expect.any(AbortSignal),
+      });
+      expect(changePasswordMock).toHaveBeenCalledTimes(2);
     });
 
     it('Close returns to the form with what was typed and the focus on Save, and saves nothing', async () => {

@@ -39,6 +39,7 @@ function PasswordPageStatuss({ email }: { email: string }) {
     status,
     refusal,
     activeFactorsData,
+    recoveryCodes,
     startChange,
     cancel,
     closeRefusal,
@@ -131,6 +132,7 @@ function PasswordPageStatuss({ email }: { email: string }) {
         <Suspense fallback={<WaitDialog open title="Loading" />}>
           <StepUpDialog
             activeFactorsData={activeFactorsData ?? {}}
+            recoveryCodes={recoveryCodes}
             onVerified={stepUpVerified}
             onRetry={retry}
             onCancel={stepUpCancelled}

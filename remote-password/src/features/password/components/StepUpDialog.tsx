@@ -1,9 +1,11 @@
 import { Modal } from 'shared-ui';
-import type { ActiveFactorsData } from 'shared-auth';
+import type { ActiveFactorsData, ChallengeResponse } from 'shared-auth';
 import { StepUpScreens } from 'shared-stepup';
 
 interface StepUpDialogProps {
   activeFactorsData: ActiveFactorsData;
+  /** The challenge's unused recovery codes: the screens then offer 'Use a recovery code'. */
+  recoveryCodes?: ChallengeResponse['recoveryCodes'] | undefined;
   onVerified: () => void;
   /** 'Try again' on 'Error' without factors: the challenge is loaded again. */
   onRetry: () => void;
@@ -17,6 +19,7 @@ interface StepUpDialogProps {
  */
 export default function StepUpDialog({
   activeFactorsData,
+  recoveryCodes,
   onVerified,
   onRetry,
   onCancel,
@@ -33,7 +36,12 @@ export default function StepUpDialog({
       destroyOnHidden
     >
       <p>Your account uses 2-step verification: verify it&apos;s you before your new password is saved.</p>
-      <StepUpScreens activeFactorsData={activeFactorsData} onVerified={onVerified} onRetry={onRetry} />
+      <StepUpScreens
+        activeFactorsData={activeFactorsData}
+        recoveryCodes={recoveryCodes}
+        onVerified={onVerified}
+        onRetry={onRetry}
+      />
     </Modal>
   );
 }

@@ -56,6 +56,7 @@ export function usePasswordPage() {
     status: state.status,
     refusal: state.refusal,
     activeFactorsData: state.activeFactorsData,
+    recoveryCodes: state.recoveryCodes,
     startChange: () => dispatch({ type: 'START_CHANGE' }),
     cancel: () => dispatch({ type: 'CANCEL' }),
     closeRefusal: () => dispatch({ type: 'CLOSE_REFUSAL' }),

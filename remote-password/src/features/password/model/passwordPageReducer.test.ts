@@ -59,6 +59,15 @@ describe('passwordPageReducer', () => {
       stepUp,
     ],
     [
+      'STEP_UP_LOADING → STEP_UP with the factors and the unused recovery codes when the holder has some',
+      loadingChallenge,
+      {
+        type: 'CHALLENGE_LOADED',
+        response: { challengeUser: true, activeFactorsData: factors, recoveryCodes: { left: 4 } },
+      },
+      { ...stepUp, recoveryCodes: { left: 4 } },
+    ],
+    [
       'STEP_UP_LOADING → SAVING again when no challenge is needed any more',
       loadingChallenge,
       { type: 'CHALLENGE_LOADED', response: { challengeUser: false, activeFactorsData: factors } },

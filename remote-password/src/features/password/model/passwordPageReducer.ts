@@ -21,6 +21,8 @@ export interface PasswordPageState {
   refusal?: string;
   /** STEP_UP: the factors the screens offer; none (the screens say 'Error') when the challenge failed to load. */
   activeFactorsData?: ActiveFactorsData;
+  /** STEP_UP: the holder's unused recovery codes, when there are any (the screens then offer one). */
+  recoveryCodes?: ChallengeResponse['recoveryCodes'];
   /** This save already went through the step-up check: a second step-up refusal is shown, not looped. */
   steppedUp?: boolean;
 }
@@ -69,10 +71,10 @@ export function passwordPageReducer(state: PasswordPageState, action: PasswordPa
       return state;
     case 'STEP_UP_LOADING':
       if (action.type === 'CHALLENGE_LOADED') {
-        const { challengeUser, activeFactorsData } = action.response;
+        const { challengeUser, activeFactorsData, recoveryCodes } = action.response;
         // No challenge (verified meanwhile, e.g. in another tab): send the change again straight away.
         return challengeUser
-          ? { status: 'STEP_UP', activeFactorsData }
+          ? { status: 'STEP_UP', activeFactorsData, ...(recoveryCodes ? { recoveryCodes } : {}) }
           : { status: 'SAVING', steppedUp: true };
       }
       if (action.type === 'CHALLENGE_FAILED') return { status: 'STEP_UP', activeFactorsData: {} };

@@ -12,12 +12,25 @@ interface FactorsPageProps {
   onStepUpRequired: () => void;
   /** 'Try again' on a factor's error view: the page starts over (the step-up check, then the details). */
   onRetry: () => void;
+  /** How many factors are on, once every factor's details have answered, and after each change. */
+  onActiveCountChange?: (count: number) => void;
 }
 
 /** The factors page (spec section 2): one section per registered kind of factor (sections.ts). */
-export function FactorsPage({ activeFactorsData, onStepUpRequired, onRetry }: FactorsPageProps) {
+export function FactorsPage({
+  activeFactorsData,
+  onStepUpRequired,
+  onRetry,
+  onActiveCountChange,
+}: FactorsPageProps) {
   const facts = useFactors(activeFactorsData, onStepUpRequired);
-  const { state } = facts;
+  const { state, activeCount } = facts;
+
+  const loaded = Object.values(state.views).every((view) => view.enrolment !== 'INITIAL');
+  useEffect(() => {
+    if (loaded) onActiveCountChange?.(activeCount);
+  }, [loaded, activeCount, onActiveCountChange]);
+
   const { reauthentication } = facts;
   const { returnFocus, factor: reauthenticatedFactor } = reauthentication.state;
 

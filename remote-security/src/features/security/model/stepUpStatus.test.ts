@@ -18,6 +18,23 @@ describe('step-up status (outer state)', () => {
     ).toEqual({ status: 'CHALLENGE', activeFactorsData: factors });
   });
 
+  it("LOADING → CHALLENGE keeps the challenge's recovery codes (the screens offer them); a new check drops them", () => {
+    const challenge = stepUpReducer(loading, {
+      type: 'CHALLENGE_LOADED',
+      response: { challengeUser: true, activeFactorsData: factors, recoveryCodes: { left: 4 } },
+    });
+    expect(challenge).toEqual({
+      status: 'CHALLENGE',
+      activeFactorsData: factors,
+      recoveryCodes: { left: 4 },
+    });
+    const again = stepUpReducer(stepUpReducer(challenge, { type: 'LOAD' }), {
+      type: 'CHALLENGE_LOADED',
+      response: { challengeUser: true, activeFactorsData: factors },
+    });
+    expect(again).toEqual({ status: 'CHALLENGE', activeFactorsData: factors });
+  });
+
   it('LOADING → NO_CHALLENGE otherwise', () => {
     expect(
       stepUpReducer(loading, {

@@ -6,6 +6,8 @@ export type StepUpStatus = 'START' | 'LOADING' | 'CHALLENGE' | 'NO_CHALLENGE';
 export interface StepUpState {
   status: StepUpStatus;
   activeFactorsData: ActiveFactorsData;
+  /** The holder's unused recovery codes, when the challenge says there are any: the screens offer them. */
+  recoveryCodes?: ChallengeResponse['recoveryCodes'];
 }
 
 export type StepUpAction =
@@ -25,9 +27,11 @@ export function stepUpReducer(state: StepUpState, action: StepUpAction): StepUpS
       return action.type === 'LOAD' ? { ...state, status: 'LOADING' } : state;
     case 'LOADING':
       if (action.type === 'CHALLENGE_LOADED') {
+        const { challengeUser, activeFactorsData, recoveryCodes } = action.response;
         return {
-          status: action.response.challengeUser ? 'CHALLENGE' : 'NO_CHALLENGE',
-          activeFactorsData: action.response.activeFactorsData,
+          status: challengeUser ? 'CHALLENGE' : 'NO_CHALLENGE',
+          activeFactorsData,
+          ...(recoveryCodes ? { recoveryCodes } : {}),
         };
       }
       if (action.type === 'CHALLENGE_FAILED') return { status: 'CHALLENGE', activeFactorsData: {} };
