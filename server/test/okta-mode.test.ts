@@ -49,6 +49,9 @@ describe('Okta mode', () => {
     expect(t.app.identity.kind).toBe('okta');
     expect((await t.app.inject('/oauth2/default/v1/keys')).statusCode).toBe(404);
     expect((await t.app.inject('/oauth2/default/.well-known/openid-configuration')).statusCode).toBe(404);
+    // No "Forgot password" of the portal's: Okta's own sign-in has its reset (issue 20).
+    expect((await t.app.inject('/oauth2/default/reset-password')).statusCode).toBe(404);
+    expect(t.app.passwordResets).toBeUndefined();
     expect(await countUsers(t)).toBe(0);
     expect((await t.app.inject('/healthz')).json()).toMatchObject({ mode: 'okta' });
   });

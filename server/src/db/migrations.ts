@@ -21,7 +21,84 @@ export interface Migration {
 }
 
 /** Append only: never edit or reorder a migration that has shipped. */
-export const migrations: readonly Migration[] = [];
+export const migrations: readonly Migration[] = [
+  {
+    // Recovery codes (factors/recovery-codes.ts): one row per code of the holder's current set, kept only as a
+    // keyed hash (HMAC-SHA-256 under a key derived from TOTP_ENCRYPTION_KEY), used once (used_at). Embedded mode
+    // only, so the rows belong to a user of the directory and go with it.
+    id: '013-recovery-codes',
+    sqlite: `
+      CREATE TABLE recovery_codes (
+        user_id       TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        -- HMAC-SHA-256 of the user id and the normalised code, hex: the code itself is never stored.
+        code_hash     TEXT NOT NULL,
+        -- When the set was generated (ms since the epoch); the same for every code of the set.
+        generated_at  INTEGER NOT NULL,
+        -- When the code was used (ms); NULL while it is unused. A code is used once.
+        used_at       INTEGER,
+        PRIMARY KEY (user_id, code_hash)
+      ) STRICT;
+    `,
+    postgres: `
+      CREATE TABLE recovery_codes (
+        user_id       TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        code_hash     TEXT NOT NULL,
+        generated_at  BIGINT NOT NULL,
+        used_at       BIGINT,
+        PRIMARY KEY (user_id, code_hash)
+      );
+    `,
+  },
+  {
+    // "Forgot password" (issue 20, password/reset.ts): the links' tokens, kept only as SHA-256 hashes, and the
+    // throttle of reset requests. Embedded mode only: a token belongs to a user of the directory and goes with it.
+    id: '014-password-reset-tokens',
+    sqlite: `
+      -- One row per live reset link (a newer link replaces it): the token's SHA-256 (never the token), its account,
+      -- a fingerprint of the password hash it was issued under (a changed password voids it), its posts so far,
+      -- and whether the account's second factor was proven with it (1) before the new password.
+      CREATE TABLE password_reset_tokens (
+        token_hash           TEXT PRIMARY KEY,
+        user_id              TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        password_fingerprint TEXT NOT NULL,
+        created_at           INTEGER NOT NULL,
+        expires_at           INTEGER NOT NULL,
+        attempts             INTEGER NOT NULL DEFAULT 0,
+        factor_verified      INTEGER NOT NULL DEFAULT 0
+      ) STRICT;
+      CREATE INDEX password_reset_tokens_user ON password_reset_tokens (user_id);
+      CREATE INDEX password_reset_tokens_expiry ON password_reset_tokens (expires_at);
+
+      -- Reset requests per typed email (a keyed hash, counted whether or not an account uses it). ms since the epoch.
+      CREATE TABLE password_reset_requests (
+        key TEXT NOT NULL,
+        at  INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX password_reset_requests_key ON password_reset_requests (key, at);
+      CREATE INDEX password_reset_requests_at ON password_reset_requests (at);
+    `,
+    postgres: `
+      CREATE TABLE password_reset_tokens (
+        token_hash           TEXT PRIMARY KEY,
+        user_id              TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        password_fingerprint TEXT NOT NULL,
+        created_at           BIGINT NOT NULL,
+        expires_at           BIGINT NOT NULL,
+        attempts             BIGINT NOT NULL DEFAULT 0,
+        factor_verified      BIGINT NOT NULL DEFAULT 0
+      );
+      CREATE INDEX password_reset_tokens_user ON password_reset_tokens (user_id);
+      CREATE INDEX password_reset_tokens_expiry ON password_reset_tokens (expires_at);
+
+      CREATE TABLE password_reset_requests (
+        key TEXT NOT NULL,
+        at  BIGINT NOT NULL
+      );
+      CREATE INDEX password_reset_requests_key ON password_reset_requests (key, at);
+      CREATE INDEX password_reset_requests_at ON password_reset_requests (at);
+    `,
+  },
+];
 
 /** Both dialects' lists: the migrations written per dialect, then the one list's. */
 export function dialectMigrations(changes: readonly Migration[]): {

@@ -112,6 +112,11 @@ export class Directory {
     return (await argon2.verify(found.passwordHash, password)) ? found.user : undefined;
   }
 
+  /** The argon2id hash of a password with the directory's cost, for a change stored later in a transaction. */
+  hash(password: string): Promise<string> {
+    return hashPassword(password, this.hashing);
+  }
+
   async setPassword(id: string, password: string): Promise<void> {
     const hash = await hashPassword(password, this.hashing);
     await this.store.setPasswordHash(id, hash, new Date().toISOString());

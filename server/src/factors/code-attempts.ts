@@ -57,6 +57,12 @@ export class CodeAttempts {
 
   /** The reserved attempt stays counted; the one that reaches the limit locks and tells the account holder. */
   async wrong(user: User, userAgent: string | undefined, attempt: Reservation): Promise<never> {
+    await this.stayCounted(user, userAgent, attempt);
+    throw refusal(API_ERRORS.invalidCode, INVALID_CODE_ERROR);
+  }
+
+  /** `wrong` without the refusal: for a caller that answers a wrong code its own way (a recovery code's use). */
+  async stayCounted(user: User, userAgent: string | undefined, attempt: Reservation): Promise<void> {
     if (this.wrongCodes.locks(attempt)) {
       const event = {
         type: 'account-locked',
@@ -68,7 +74,6 @@ export class CodeAttempts {
         await this.notifier.queue(user, event, { userAgent, at: now });
       }
     }
-    throw refusal(API_ERRORS.invalidCode, INVALID_CODE_ERROR);
   }
 
   /**

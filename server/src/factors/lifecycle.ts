@@ -193,10 +193,16 @@ export class FactorLifecycle {
 
   // ---- Turning on and off, removal ------------------------------------------------------------------------
 
-  /** The portal's part of a factor change: the other sessions end and the notice goes, when anything changed. */
+  /**
+   * The portal's part of a factor change: the other sessions end and the notice goes, when anything changed. A
+   * method turned off or removed may have been the last one on: the recovery codes then go too.
+   */
   private recordFactorChange(actor: Actor) {
     return async (tx: Storage, { response, event }: FactorChange): Promise<FactorChange> => {
       if (event) await this.endOthersAndNotify(tx, actor, event);
+      if (event?.type === 'factor-turned-off' || event?.type === 'factor-removed') {
+        await this.stepUp.recoveryCodes.removeIfNoActiveFactor(actor, tx);
+      }
       return { response, event };
     };
   }

@@ -7,6 +7,7 @@ import {
   API_ERROR_CODES,
   API_ERRORS,
   FACTOR_LABELS,
+  INVALID_CODE_ERROR,
   maskEmail,
   REAUTHENTICATION_REQUIRED_ERROR,
   STEP_UP_REQUIRED_ERROR,
@@ -25,6 +26,7 @@ import type { Storage } from '../storage/index.js';
 import type { User } from '../storage/users.js';
 import type { Actor } from './actor.js';
 import type { CodeAttempts } from './code-attempts.js';
+import type { RecoveryCodes } from './recovery-codes.js';
 
 export interface StepUpOptions {
   /** Where the factors and their codes are checked (embedded or Okta), and whether it checks passwords. */
@@ -32,6 +34,8 @@ export interface StepUpOptions {
   /** The step-up grants, and the transactions the factors' changes run in. */
   storage: Storage;
   attempts: CodeAttempts;
+  /** The account's recovery codes: a step-up (and the sign-in's second step) may use one instead of a code. */
+  recoveryCodes: RecoveryCodes;
   now: () => number;
 }
 
@@ -67,12 +71,15 @@ export class StepUpService {
   private readonly grants: GrantStore;
   private readonly attempts: CodeAttempts;
   private readonly now: () => number;
+  /** The account's recovery codes (the sign-in's second step reads them here). */
+  readonly recoveryCodes: RecoveryCodes;
 
-  constructor({ identity, storage, attempts, now }: StepUpOptions) {
+  constructor({ identity, storage, attempts, recoveryCodes, now }: StepUpOptions) {
     this.identity = identity;
     this.storage = storage;
     this.grants = storage.grants;
     this.attempts = attempts;
+    this.recoveryCodes = recoveryCodes;
     this.now = now;
   }
 
@@ -91,11 +98,19 @@ export class StepUpService {
     return factorsData(user, await this.activeTypes(user.id));
   }
 
-  /** The step-up challenge of this session: whether it must verify, and with which factors (one read of them). */
+  /**
+   * The step-up challenge of this session: whether it must verify, and with which factors (one read of them); and
+   * the holder's unused recovery codes, when there are any (never among the factors).
+   */
   async challenge(user: User, sessionId: string): Promise<ChallengeResponse> {
     const active = await this.activeTypes(user.id);
     const granted = (await this.grantExpiry(user.id, sessionId)) !== undefined;
-    return { challengeUser: active.length > 0 && !granted, activeFactorsData: factorsData(user, active) };
+    const left = await this.recoveryCodes.left(user.id);
+    return {
+      challengeUser: active.length > 0 && !granted,
+      activeFactorsData: factorsData(user, active),
+      ...(left > 0 ? { recoveryCodes: { left } } : {}),
+    };
   }
 
   // ---- Grants ---------------------------------------------------------------------------------------------
@@ -238,6 +253,26 @@ export class StepUpService {
   async stepUp(actor: Actor, type: FactorName, code: string): Promise<number> {
     await this.verifyCode(actor.user, type, code, actor.userAgent);
     return this.grant(actor.user.id, actor.grantKey, type);
+  }
+
+  /**
+   * Step-up with a recovery code instead of a factor's code: the code used up and this session's 5-minute grant
+   * in one transaction. Returns the grant's end (ms). A wrong or used code: 400 INVALID_CODE_ERROR, counted with
+   * the wrong factor codes; 429 when throttled; 409 where recovery codes are not available (Okta).
+   */
+  async stepUpWithRecoveryCode(actor: Actor, typed: string): Promise<number> {
+    let expiresAt: number | undefined;
+    const outcome = await this.recoveryCodes.use(
+      actor.user,
+      typed,
+      { use: 'step-up', userAgent: actor.userAgent },
+      async (tx) => {
+        expiresAt = await this.grant(actor.user.id, actor.grantKey, 'recovery-code', tx.grants);
+      },
+    );
+    if (outcome === 'wrong' || expiresAt === undefined)
+      throw refusal(API_ERRORS.invalidCode, INVALID_CODE_ERROR);
+    return expiresAt;
   }
 
   /** Housekeeping: expired grants, throttle events that no longer count. */

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer } from '../mail/mailer.js';
 import type { ClaimedNotice, OutboxStore } from '../storage/outbox.js';
-import { composeNotice, subjectOf } from './texts.js';
+import { composeNotice, subjectOf, type Notice } from './texts.js';
 import type { AccountEvent, EventContext, NotificationRecipient, Notifier } from './types.js';
 
 /** Sends per row before the row is given up (about 9 hours of retries with the delays below). */
@@ -58,6 +58,30 @@ export class Outbox implements Notifier {
     const { subject, text } = composeNotice(event, context, this.options.portalUrl);
     const now = this.options.now();
     await within.add({ userId: recipient.id, to: recipient.email, subject, text }, now);
+    this.kick();
+  }
+
+  /**
+   * Queues a message composed elsewhere (the password reset mails, password/reset-mails.ts) to `recipient`'s
+   * address: the same outbox, delivery and retries as the notices. Pass the change's transaction (its outbox).
+   * `secret`: the text holds a secret (a reset link), kept sealed until sent and wiped then.
+   */
+  async queueMessage(
+    recipient: NotificationRecipient,
+    message: Notice,
+    within: OutboxStore = this.store,
+    options: { secret?: boolean } = {},
+  ): Promise<void> {
+    await within.add(
+      {
+        userId: recipient.id,
+        to: recipient.email,
+        subject: message.subject,
+        text: message.text,
+        secret: options.secret === true,
+      },
+      this.options.now(),
+    );
     this.kick();
   }
 

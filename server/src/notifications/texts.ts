@@ -1,6 +1,6 @@
-import { FACTOR_LABELS } from 'shared-auth/contract';
+import { FACTOR_LABELS, RECOVERY_CODE_COUNT, RECOVERY_CODES_LOW } from 'shared-auth/contract';
 import { describeBrowser } from './browser.js';
-import type { AccountEvent, EventContext } from './types.js';
+import type { AccountEvent, EventContext, RecoveryCodeUse } from './types.js';
 
 export interface Notice {
   subject: string;
@@ -17,6 +17,24 @@ const UTC_DATE_TIME = new Intl.DateTimeFormat('en-GB', {
 export function formatUtc(ms: number): string {
   return `${UTC_DATE_TIME.format(new Date(ms))} UTC`;
 }
+
+/**
+ * The warning when RECOVERY_CODES_LOW or fewer recovery codes are left (issue 20's words; the count made
+ * singular for one, and none said as such).
+ */
+export function fewRecoveryCodesLeft(left: number): string {
+  const count = left === 0 ? 'No recovery codes' : `Only ${left} recovery code${left === 1 ? '' : 's'}`;
+  return `${count} left. Generate new ones so you don't get locked out.`;
+}
+
+/** What a recovery code replaced, by its use. */
+const RECOVERY_CODE_USES: Record<RecoveryCodeUse, string> = {
+  'sign-in': 'A recovery code was used instead of a verification code to sign in to your F5 account.',
+  'step-up':
+    'A recovery code was used instead of a verification code in My Profile, to manage the security settings or the password of your F5 account.',
+  'password-reset':
+    'A recovery code was used instead of a verification code to reset the password of your F5 account.',
+};
 
 interface Parts {
   subject: string;
@@ -37,6 +55,19 @@ function partsOf(event: AccountEvent): Parts {
         ...change,
         subject: 'Your F5 account password was changed',
         what: 'The password of your F5 account was changed on the Password page of My Profile.',
+      };
+    case 'password-reset':
+      return {
+        ...change,
+        subject: 'Your F5 account password was reset',
+        what: [
+          'The password of your F5 account was reset with a link sent to this address ("Forgot password?" on the sign-in page). Every browser and device signed in to your account was signed out.',
+          ...(event.emailOnly2Step
+            ? [
+                'No verification code was asked: your only 2-step method is email, and the link came to this address.',
+              ]
+            : []),
+        ].join(' '),
       };
     case 'factor-activated': {
       const name = FACTOR_LABELS[event.factor];
@@ -70,6 +101,30 @@ function partsOf(event: AccountEvent): Parts {
         what: `${name} was removed from 2-step verification of your F5 account. To use it again, it has to be set up again.`,
       };
     }
+    case 'recovery-codes-generated':
+      return {
+        ...change,
+        subject: 'New recovery codes were generated for your F5 account',
+        what: `A new set of ${RECOVERY_CODE_COUNT} recovery codes was generated for 2-step verification of your F5 account on the Security page. Recovery codes generated before no longer work.`,
+      };
+    case 'recovery-code-used': {
+      const left = `It cannot be used again. Recovery codes left: ${event.left}.`;
+      return {
+        ...change,
+        subject: 'A recovery code was used for your F5 account',
+        what: [
+          RECOVERY_CODE_USES[event.use],
+          left,
+          ...(event.left <= RECOVERY_CODES_LOW ? [fewRecoveryCodesLeft(event.left)] : []),
+        ].join(' '),
+      };
+    }
+    case 'recovery-codes-removed':
+      return {
+        ...change,
+        subject: 'The recovery codes of your F5 account were removed',
+        what: 'The recovery codes of your F5 account were removed, because 2-step verification is no longer turned on for it: they no longer work. Once 2-step verification is on again, you can generate new ones on the Security page.',
+      };
     case 'account-locked': {
       const until = formatUtc(event.until);
       const locked = {

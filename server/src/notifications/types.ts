@@ -4,14 +4,28 @@ import type { OutboxStore } from '../storage/outbox.js';
 /** What happened to an account, for the notice mailed to its address. */
 export type AccountEvent =
   | { type: 'password-changed' }
+  /**
+   * The password was reset with a link mailed to the account ("Forgot password?"). `emailOnly2Step`: the account's
+   * only 2-step method is email, which the link already proves, so no code was asked.
+   */
+  | { type: 'password-reset'; emailOnly2Step: boolean }
   /** A factor was set up and its first code accepted. */
   | { type: 'factor-activated'; factor: FactorName }
   /** A set-up factor was turned back on (opt-in). */
   | { type: 'factor-turned-on'; factor: FactorName }
   | { type: 'factor-turned-off'; factor: FactorName }
   | { type: 'factor-removed'; factor: FactorName }
+  /** A new set of recovery codes was generated (any older set stopped working). */
+  | { type: 'recovery-codes-generated' }
+  /** A recovery code was used (to sign in, to verify on the Security or Password page, …); `left` are unused. */
+  | { type: 'recovery-code-used'; use: RecoveryCodeUse; left: number }
+  /** The last 2-step method went, and the recovery codes with it. */
+  | { type: 'recovery-codes-removed' }
   /** A throttle reached its limit: attempts of this kind are refused until `until` (ms since the epoch). */
   | { type: 'account-locked'; reason: 'sign-in' | 'password' | 'verification-code'; until: number };
+
+/** What a recovery code was used for, as its notice says. */
+export type RecoveryCodeUse = 'sign-in' | 'step-up' | 'password-reset';
 
 /** Where and when the change was made, as the mail tells it. */
 export interface EventContext {

@@ -2,7 +2,8 @@ import type { User } from '../directory/directory.js';
 
 /** Scopes the portal's client asks for (spec section 3) and the claims each one releases. */
 export const SCOPE_CLAIMS = {
-  // amr: how the user signed in (pwd; with 2-step verification also otp and mfa), so a relying party can tell.
+  // amr: how the user signed in (pwd; with 2-step verification also otp and mfa, or recovery-code and mfa when a
+  // recovery code stood in for the verification code), so a relying party can tell.
   openid: ['sub', 'amr'],
   profile: ['name', 'given_name', 'family_name', 'country', 'isFederated', 'updated_at'],
   email: ['email', 'email_verified'],

@@ -41,6 +41,7 @@ import { AddressLimiter } from '../throttles/request-windows.js';
 import { escapeHtml, page } from './html.js';
 import { providerCors } from './okta-compat.js';
 import { INTERACTION_PATH, OKTA_ROUTES } from './provider.js';
+import { RESET_PATH, RESET_SUBPATHS } from './interactions/reset-flow.js';
 
 /** Longest `state` or `nonce` accepted (okta-auth-js sends 64 characters). */
 export const MAX_STATE_LENGTH = 512;
@@ -89,6 +90,8 @@ const KNOWN_PATTERNS: readonly RegExp[] = [
   new RegExp(`^${OKTA_ROUTES.authorization}/${SEGMENT}$`),
   // The sign-in pages (oidc/interactions/routes.ts): GET /interaction/:uid, POST /interaction/:uid/:step.
   new RegExp(`^${INTERACTION_PATH}/${SEGMENT}(?:/${SEGMENT})?$`),
+  // "Forgot password" (oidc/interactions/reset-routes.ts): the request form and the paths below it.
+  new RegExp(`^${RESET_PATH}(?:/(?:${RESET_SUBPATHS.map((sub) => sub.replace('.', '\\.')).join('|')}))?$`),
 ];
 /** The provider's POST endpoints whose body the edge bounds (authorize has its own cap, below). */
 const BODY_BOUNDED_PATHS: ReadonlySet<string> = new Set([

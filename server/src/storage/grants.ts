@@ -7,8 +7,11 @@ import type { FactorName } from 'shared-auth/contract';
 import { inList, type Sql } from '../db/sql.js';
 import { storedFactorType } from './factors.js';
 
-/** What a step-up grant was earned with: a factor's code, or the password again (first factor only). */
-export type GrantProof = FactorName | 'password';
+/**
+ * What a step-up grant was earned with: a factor's code, a recovery code (a fallback of the factors: the same
+ * grant), or the password again (first factor only).
+ */
+export type GrantProof = FactorName | 'recovery-code' | 'password';
 
 // Session uids and grant ids are bearer-ish (with the signing key they mint access tokens): the keys hold hashes.
 const hashed = (id: string) => createHash('sha256').update(id).digest('base64url');
@@ -92,7 +95,12 @@ export class SqlGrantStore implements GrantStore {
     await this.sql.run(
       `INSERT INTO stepup_grants (user_id, session_id, factor, expires_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (user_id, session_id) DO UPDATE SET factor = excluded.factor, expires_at = excluded.expires_at`,
-      [userId, sessionKey, proof === 'password' ? proof : storedFactorType(proof), expiresAt],
+      [
+        userId,
+        sessionKey,
+        proof === 'password' || proof === 'recovery-code' ? proof : storedFactorType(proof),
+        expiresAt,
+      ],
     );
   }
 

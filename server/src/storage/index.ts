@@ -4,7 +4,9 @@ import type { GrantStore } from './grants.js';
 import type { FactorStore } from './factors.js';
 import type { MailboxStore } from './mailbox.js';
 import type { OutboxStore } from './outbox.js';
+import type { PasswordResetStore } from './password-resets.js';
 import type { ProviderStore } from './provider.js';
+import type { RecoveryCodeStore } from './recovery-codes.js';
 import type { RequestWindows } from './request-windows.js';
 import type { ThrottleEvents } from './throttle-events.js';
 import type { TokenNotBeforeStore } from './token-not-before.js';
@@ -33,17 +35,23 @@ export interface Storage {
   factors: FactorStore;
   /** Step-up grants. */
   grants: GrantStore;
+  /** Recovery codes, as keyed hashes (embedded mode). */
+  recoveryCodes: RecoveryCodeStore;
   /** Each throttle's events (limits: throttles/limits.ts). */
   throttles: {
     passwordChange: ThrottleEvents;
     signIn: ThrottleEvents;
     wrongCodes: ThrottleEvents;
     emailSends: ThrottleEvents;
+    /** Password reset requests per typed email (password/reset.ts). */
+    passwordResetRequests: ThrottleEvents;
   };
   /** Per-address request counts of the provider's edge and the sign-in form (throttles/request-windows.ts). */
   requestWindows: RequestWindows;
   /** The development mailbox. */
   mailbox: MailboxStore;
+  /** Password reset links, as hashes (password/reset.ts). */
+  passwordResets: PasswordResetStore;
   /** Notices to account holders waiting to be sent. */
   outbox: OutboxStore;
   /** Okta mode's per-account "not before" of access tokens (auth/token-not-before.ts). */

@@ -2,7 +2,20 @@
  * The outbox's rows (migration 006's `notifications`): notices to account holders waiting to be sent, sent, or
  * given up; the interface and its SQL. The outbox that queues and sends them: notifications/outbox.ts.
  */
+import { isSealed, type SecretBox } from '../crypto/secret-box.js';
 import type { Sql } from '../db/sql.js';
+
+/** A notice to queue. `secret`: its text holds a secret (a reset link): sealed until sent, then wiped. */
+export interface NewNotice {
+  userId: string;
+  to: string;
+  subject: string;
+  text: string;
+  secret?: boolean | undefined;
+}
+
+/** A secret text's additional data: its row's user and subject, so it opens on no other row. */
+const secretContext = (userId: string, subject: string) => `notification:${userId}:${subject}`;
 
 /** A notice claimed for sending. */
 export interface ClaimedNotice {
@@ -21,12 +34,13 @@ export interface OutboxStore {
    * Adds a notice, due at `now`. Run it inside the transaction of the change the notice is about, so the change
    * and its notice commit together.
    */
-  add(notice: { userId: string; to: string; subject: string; text: string }, now: number): Promise<void>;
+  add(notice: NewNotice, now: number): Promise<void>;
   /**
    * Claims up to `batch` due notices (tried fewer than `maxAttempts` times) for `claimMs`, in one atomic step for
    * every process that shares the storage, so two senders never take the same notice while its claim lasts.
    */
   claimDue(now: number, claimMs: number, maxAttempts: number, batch: number): Promise<ClaimedNotice[]>;
+  /** Records the send; a secret text is wiped then. */
   markSent(id: number, now: number): Promise<void>;
   /** Records a failed send; the notice is due again at `nextAttemptAt`. */
   markFailed(id: number, nextAttemptAt: number, error: string): Promise<void>;
@@ -38,19 +52,32 @@ export interface OutboxStore {
   prune(before: number, maxAttempts: number): Promise<number>;
 }
 
-/** The outbox (migration 006's `notifications`) over `Sql`. */
+/**
+ * The outbox (migration 006's `notifications`) over `Sql`. A secret text is sealed with `secrets` (the at-rest key,
+ * storage/sealing.ts): a copy of the database holds no live reset link.
+ */
 export class SqlOutboxStore implements OutboxStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly secrets: SecretBox,
+  ) {}
 
-  async add(
-    notice: { userId: string; to: string; subject: string; text: string },
-    now: number,
-  ): Promise<void> {
+  async add(notice: NewNotice, now: number): Promise<void> {
+    const text = notice.secret
+      ? this.secrets.seal(notice.text, secretContext(notice.userId, notice.subject))
+      : notice.text;
     await this.sql.run(
       `INSERT INTO notifications (user_id, to_address, subject, text, created_at, next_attempt_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
-      [notice.userId, notice.to, notice.subject, notice.text, now, now],
+      [notice.userId, notice.to, notice.subject, text, now, now],
     );
+  }
+
+  /** A claimed row's text as sent: a sealed one opened (notice texts begin with words, never with `v1.`). */
+  private textOf(row: ClaimedNotice): string {
+    return isSealed(row.text)
+      ? this.secrets.open(row.text, secretContext(row.user_id, row.subject))
+      : row.text;
   }
 
   claimDue(now: number, claimMs: number, maxAttempts: number, batch: number): Promise<ClaimedNotice[]> {
@@ -68,12 +95,18 @@ export class SqlOutboxStore implements OutboxStore {
           row.id,
         ]);
       }
-      return rows.map((row) => ({ ...row, attempts: row.attempts + 1 }));
+      return rows.map((row) => ({ ...row, text: this.textOf(row), attempts: row.attempts + 1 }));
     });
   }
 
   async markSent(id: number, now: number): Promise<void> {
-    await this.sql.run('UPDATE notifications SET sent_at = ?, last_error = NULL WHERE id = ?', [now, id]);
+    // A sealed (secret) text is not kept once sent.
+    await this.sql.run(
+      `UPDATE notifications SET sent_at = ?, last_error = NULL,
+         text = CASE WHEN substr(text, 1, 3) = 'v1.' THEN '' ELSE text END
+       WHERE id = ?`,
+      [now, id],
+    );
   }
 
   async markFailed(id: number, nextAttemptAt: number, error: string): Promise<void> {

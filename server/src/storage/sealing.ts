@@ -12,6 +12,8 @@ export interface AtRestSealing {
   keyRing: SecretBox;
   /** The provider's records (oidc_payloads' payloads); model and stored id are the additional data. */
   providerRecords: SecretBox;
+  /** The outbox's secret messages (a password reset link) until sent; user and subject are the additional data. */
+  outbox: SecretBox;
 }
 
 /** The boxes of one key: the ring's uses the key itself, the records' a key derived from it. */
@@ -19,6 +21,7 @@ export function sealingOf(key: Buffer): AtRestSealing {
   return {
     keyRing: new SecretBox(key),
     providerRecords: new SecretBox(deriveKey(key, 'portal provider records v1')),
+    outbox: new SecretBox(deriveKey(key, 'portal outbox v1')),
   };
 }
 

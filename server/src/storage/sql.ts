@@ -4,11 +4,14 @@ import { carriedGrantKey, chainGrantKey, sessionGrantKey, SqlGrantStore } from '
 import { SqlFactorStore } from './factors.js';
 import { SqlMailboxStore } from './mailbox.js';
 import { SqlOutboxStore } from './outbox.js';
+import { SqlPasswordResetStore } from './password-resets.js';
 import type { AtRestSealing } from './sealing.js';
 import { SqlProviderStore } from './provider.js';
+import { SqlRecoveryCodeStore } from './recovery-codes.js';
 import {
   EMAIL_SEND_EVENTS,
   PASSWORD_CHANGE_EVENTS,
+  PASSWORD_RESET_REQUEST_EVENTS,
   SIGN_IN_EVENTS,
   SqlThrottleEvents,
   WRONG_CODE_EVENTS,
@@ -47,15 +50,18 @@ export function storageOver(sql: Sql, sealing: AtRestSealing): Storage {
     }),
     factors: new SqlFactorStore(sql),
     grants,
+    recoveryCodes: new SqlRecoveryCodeStore(sql),
     throttles: {
       passwordChange: new SqlThrottleEvents(sql, PASSWORD_CHANGE_EVENTS),
       signIn: new SqlThrottleEvents(sql, SIGN_IN_EVENTS),
       wrongCodes: new SqlThrottleEvents(sql, WRONG_CODE_EVENTS),
       emailSends: new SqlThrottleEvents(sql, EMAIL_SEND_EVENTS),
+      passwordResetRequests: new SqlThrottleEvents(sql, PASSWORD_RESET_REQUEST_EVENTS),
     },
     requestWindows: new SqlRequestWindows(sql),
     mailbox: new SqlMailboxStore(sql),
-    outbox: new SqlOutboxStore(sql),
+    passwordResets: new SqlPasswordResetStore(sql),
+    outbox: new SqlOutboxStore(sql, sealing.outbox),
     tokenNotBefore: tokenNotBeforeStore(sql),
   };
   return storage;

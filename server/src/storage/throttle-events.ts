@@ -24,7 +24,8 @@ export interface ThrottleEvents {
 
 /** Where one throttle's events live: a table, its key and time columns, and the kind within a shared table. */
 export interface ThrottleTable {
-  table: 'password_change_failures' | 'signin_failures' | 'factor_throttle_events';
+  table:
+    'password_change_failures' | 'signin_failures' | 'factor_throttle_events' | 'password_reset_requests';
   key: 'user_id' | 'key';
   at: 'failed_at' | 'at';
   kind?: 'wrong-code' | 'email-send';
@@ -43,6 +44,13 @@ export const PASSWORD_CHANGE_EVENTS: ThrottleTable = {
 };
 export const SIGN_IN_EVENTS: ThrottleTable = {
   table: 'signin_failures',
+  key: 'key',
+  at: 'at',
+  pruneOnReserve: 'all',
+};
+/** Password reset requests per typed email (migration 014). */
+export const PASSWORD_RESET_REQUEST_EVENTS: ThrottleTable = {
+  table: 'password_reset_requests',
   key: 'key',
   at: 'at',
   pruneOnReserve: 'all',

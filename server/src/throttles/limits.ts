@@ -23,3 +23,10 @@ export const WRONG_CODE_LIMIT: ThrottleLimit = { max: 5, windowMs: 5 * 60 * 1000
 
 /** Email codes: at most one send per user every 30 seconds, the spec's resend countdown. */
 export const EMAIL_SEND_LIMIT: ThrottleLimit = { max: 1, windowMs: 30 * 1000 };
+
+/**
+ * Password reset requests ("Forgot password?") per typed email, whether or not an account uses it: each may
+ * mail a link, so a stranger cannot flood a mailbox. Past it the page says how long to wait (the same for every
+ * email, so it tells nothing about accounts).
+ */
+export const PASSWORD_RESET_REQUEST_LIMIT: ThrottleLimit = { max: 3, windowMs: 60 * 60 * 1000 };

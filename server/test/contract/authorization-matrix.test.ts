@@ -37,6 +37,7 @@ function bodyOf(call: ApiCall, account: ContractAccount): unknown {
   if (call === apiCalls.passwordChange)
     return { OldPassword: account.password, NewPassword: 'Tumbling-Down-7!' };
   if (call === apiCalls.stepUpVerify) return { passCode: '123456' };
+  if (call === apiCalls.stepUpVerifyRecoveryCode) return { recoveryCode: 'ABCDE-FGHJK' };
   if (call === apiCalls.reauthenticate) return { password: account.password };
   if (call.path.endsWith('/activate')) return { code: '123456' };
   if (call.path.endsWith('/reset')) return { optOut: true };
@@ -200,6 +201,7 @@ const PORTAL_TABLES: Record<string, string> = {
   user_factors: '*',
   email_codes: '*',
   stepup_grants: '*',
+  recovery_codes: '*',
   factor_throttle_events: '*',
   password_change_failures: '*',
   mailbox_messages: '*',

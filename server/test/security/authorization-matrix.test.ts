@@ -12,7 +12,9 @@ import {
   ALL_API_CALLS,
   errorAnswersOf,
   API_ERROR_CODES,
+  apiCalls,
   apiPaths,
+  pathOf,
   STEP_UP_TTL_MS,
 } from 'shared-auth/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +46,7 @@ interface SpecCall {
   variants: Variant[];
   /** No auth at all (the settings the shell loads before sign-in). */
   public?: true;
-  /** A call of the portal beyond the spec's 19. */
+  /** A call of the portal beyond the spec's 19 (reauthenticate, the recovery codes'). */
   portal?: true;
 }
 
@@ -120,6 +122,30 @@ const CALLS: SpecCall[] = [
     spec: '/api/stepup/{sub}/reauthenticate',
     // The account's real password: only the authorization stands between this and a confirmation.
     variants: [{ path: apiPaths.reauthenticate, body: (account) => ({ password: account.password }) }],
+    portal: true,
+  },
+  // Issue 20's recovery codes.
+  {
+    method: 'GET',
+    spec: '/api/recoverycodes/{sub}',
+    variants: [{ path: (sub) => pathOf(apiCalls.recoveryCodesStatus.path, { sub }) }],
+    portal: true,
+  },
+  {
+    method: 'POST',
+    spec: '/api/recoverycodes/{sub}/generate',
+    variants: [{ path: (sub) => pathOf(apiCalls.recoveryCodesGenerate.path, { sub }), body: () => ({}) }],
+    portal: true,
+  },
+  {
+    method: 'POST',
+    spec: '/api/stepup/{sub}/recovery-code/verify',
+    variants: [
+      {
+        path: (sub) => pathOf(apiCalls.stepUpVerifyRecoveryCode.path, { sub }),
+        body: () => ({ recoveryCode: 'ABCDE-FGHJK' }),
+      },
+    ],
     portal: true,
   },
 ];
@@ -241,6 +267,7 @@ async function snapshot(): Promise<Record<string, unknown[]>> {
     'user_factors',
     'email_codes',
     'stepup_grants',
+    'recovery_codes',
     'factor_throttle_events',
     'password_change_failures',
     'mailbox_messages',
@@ -316,9 +343,9 @@ afterAll(async () => {
 });
 
 describe("authorization matrix: the spec calls × the embedded provider's token flaws", () => {
-  it("has the spec section 7 calls, 19 of them, and the portal's reauthenticate", () => {
+  it("has the spec section 7 calls, 19 of them, and the portal's own: reauthenticate and the recovery codes'", () => {
     expect(CALLS.filter((call) => !call.portal)).toHaveLength(19);
-    expect(new Set(CALLS.map(rowName)).size).toBe(20);
+    expect(new Set(CALLS.map(rowName)).size).toBe(23);
   });
 
   it('starts from a victim who must step up (sanity of the setup)', async () => {

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { API_ERROR_CODES, apiPaths } from 'shared-auth/contract';
+import { API_ERROR_CODES, apiCalls, apiPaths, pathOf } from 'shared-auth/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTwice } from '../helpers.js';
 import {
@@ -55,7 +55,10 @@ const mf = (
   good,
 });
 
-/** The spec's calls with a caller (all but getSettings, which has no body and no path parameter), and reauthenticate. */
+/**
+ * The spec's calls with a caller (all but getSettings, which has no body and no path parameter), reauthenticate and
+ * the recovery codes' calls.
+ */
 const CALLS: FuzzCall[] = [
   {
     method: 'PUT',
@@ -122,6 +125,28 @@ const CALLS: FuzzCall[] = [
     path: apiPaths.reauthenticate,
     fields: ['password'],
     good: { password: 'Not-The-Password-1' },
+  },
+  // Issue 20's recovery codes.
+  {
+    method: 'GET',
+    spec: '/api/recoverycodes/{sub}',
+    path: (sub) => pathOf(apiCalls.recoveryCodesStatus.path, { sub }),
+    fields: [],
+    good: {},
+  },
+  {
+    method: 'POST',
+    spec: '/api/recoverycodes/{sub}/generate',
+    path: (sub) => pathOf(apiCalls.recoveryCodesGenerate.path, { sub }),
+    fields: [],
+    good: {},
+  },
+  {
+    method: 'POST',
+    spec: '/api/stepup/{sub}/recovery-code/verify',
+    path: (sub) => pathOf(apiCalls.stepUpVerifyRecoveryCode.path, { sub }),
+    fields: ['recoveryCode'],
+    good: { recoveryCode: 'ABCDE-FGHJK' },
   },
 ];
 

@@ -44,6 +44,29 @@ describe('the outbox', () => {
     expect(last.map((n) => [n.subject, n.attempts])).toEqual([['later', 2]]);
   });
 
+  it('keeps a secret text sealed until it is sent, then wipes it', async () => {
+    const user = await insertUser(t.storage);
+    const secret = 'Open https://portal.example/reset?token=a-live-secret to go on.';
+    await t.storage.outbox.add(
+      { userId: user.id, to: user.email, subject: 'Reset your password', text: secret, secret: true },
+      NOW,
+    );
+    const stored = async () =>
+      (
+        await t.storage.sql.all<{ text: string }>('SELECT text FROM notifications WHERE user_id = ?', [
+          user.id,
+        ])
+      ).map((row) => row.text);
+    expect((await stored())[0]).toMatch(/^v1\./);
+    expect(JSON.stringify(await stored())).not.toContain('a-live-secret');
+    const claimed = (await t.storage.outbox.claimDue(NOW, CLAIM, 3, 100)).filter(
+      (n) => n.user_id === user.id,
+    );
+    expect(claimed.map((n) => n.text)).toEqual([secret]);
+    await t.storage.outbox.markSent(claimed[0]!.id, NOW + 1);
+    expect(await stored()).toEqual(['']);
+  });
+
   it('tells whether a subject was added for a user since a moment', async () => {
     const user = await insertUser(t.storage);
     await t.storage.outbox.add({ userId: user.id, to: user.email, subject: 'locked', text: '' }, NOW);

@@ -1,5 +1,11 @@
+import { ISSUER_PATH } from 'shared-auth/contract';
 import { escapeHtml, page } from '../html.js';
 import { CSRF_FIELD } from './csrf.js';
+import { RESET_PATH } from './reset-flow.js';
+
+/** "Forgot password?" under the password field opens the reset pages (reset-routes.ts). */
+export const FORGOT_PASSWORD = 'Forgot password?';
+const FORGOT_PASSWORD_HREF = `${ISSUER_PATH}${RESET_PATH}`;
 
 export const WRONG_CREDENTIALS = 'Incorrect email or password.';
 export const MISSING_CREDENTIALS = 'Enter your email and password.';
@@ -7,6 +13,16 @@ export const MISSING_CREDENTIALS = 'Enter your email and password.';
 export function tooManyAttempts(retryAfterMs: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
   return `Too many failed sign-in attempts for this email. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
+/** The sign-in form's per-address ceiling (routes.ts), with the wait in words. */
+export function tooManyFormPosts(retryAfterMs: number): string {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const wait =
+    seconds < 60
+      ? `${seconds} second${seconds === 1 ? '' : 's'}`
+      : `${Math.ceil(seconds / 60)} minute${Math.ceil(seconds / 60) === 1 ? '' : 's'}`;
+  return `Too many sign-in attempts from your network. Try again in ${wait}.`;
 }
 
 export const SIGN_IN_UNAVAILABLE = 'Sign-in is not possible right now. Try again in a moment.';
@@ -24,15 +40,18 @@ export interface SignInPageOptions {
   csrf: string;
   email?: string;
   error?: string;
+  /** A confirmation above the form, e.g. that the password was just reset. */
+  notice?: string | undefined;
 }
 
 /** Step 1 of sign-in: email and password. Plain HTML: no client JS, labelled fields, errors in role=alert. */
-export function signInPage({ action, csrf, email = '', error }: SignInPageOptions): string {
+export function signInPage({ action, csrf, email = '', error, notice }: SignInPageOptions): string {
   const describedBy = error ? ' aria-describedby="form-error"' : '';
   return page(
     'Sign in · My Profile',
     `<h1>Sign in</h1>
 <p class="muted">Use the email and password of your account.</p>
+${notice ? `<div id="form-notice" role="status" class="notice">${escapeHtml(notice)}</div>` : ''}
 ${error ? `<div id="form-error" role="alert">${escapeHtml(error)}</div>` : ''}
 <form method="post" action="${escapeHtml(action)}" novalidate>
 ${csrfInput(csrf)}
@@ -40,8 +59,10 @@ ${csrfInput(csrf)}
 <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"${describedBy}${email ? '' : ' autofocus'}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${describedBy}${email ? ' autofocus' : ''}>
+<p class="forgot"><a href="${escapeHtml(FORGOT_PASSWORD_HREF)}">${FORGOT_PASSWORD}</a></p>
 <button type="submit">Sign in</button>
 </form>`,
+    '<style>.forgot{margin:.5rem 0 0;font-size:.875rem}.notice{margin:0 0 1rem;padding:.75rem;border:1px solid #389e0d;border-radius:4px;background:#f6ffed;color:#135200}</style>',
   );
 }
 
@@ -112,5 +133,51 @@ ${csrfInput(csrf)}
 ${email ? '<button type="submit" name="action" value="send-email" class="secondary" formnovalidate>Send code by email</button>' : ''}
 </form>`,
     '<style>.secondary{color:#1668dc;background:#fff;border:1px solid #1668dc;margin-top:.75rem}.secondary:hover{background:#f0f5ff}.notice{margin:0 0 1rem;padding:.75rem;border:1px solid #389e0d;border-radius:4px;background:#f6ffed;color:#135200}</style>',
+  );
+}
+
+// ---- Recovery codes (issue 20) -------------------------------------------------------------------------------
+
+export const WRONG_RECOVERY_CODE =
+  'That recovery code is not correct or was already used. Check it and try again.';
+export const MISSING_RECOVERY_CODE = 'Enter a recovery code.';
+
+/**
+ * Step 2 with "Use a recovery code" beside the code field, for an account that has unused recovery codes: the
+ * code page's own markup, the button added to its form (a post, as "Send code by email": these pages run no JS).
+ */
+export function verificationCodePageWithRecoveryCodes(options: VerificationCodePageOptions): string {
+  return verificationCodePage(options).replace(
+    '</form>',
+    '<button type="submit" name="action" value="use-recovery-code" class="secondary" formnovalidate>Use a recovery code</button>\n</form>',
+  );
+}
+
+export interface RecoveryCodePageOptions {
+  action: string;
+  /** The interaction's CSRF token. */
+  csrf: string;
+  error?: string | undefined;
+}
+
+/**
+ * Step 2 with a recovery code instead of a verification code: the same look and accessibility as the code page (a
+ * labelled field, the error in role=alert and named by the field, the field focused), and a way back to it.
+ */
+export function recoveryCodePage({ action, csrf, error }: RecoveryCodePageOptions): string {
+  const describedBy = error ? ' aria-describedby="form-error"' : '';
+  return page(
+    '2-step verification · My Profile',
+    `<h1>2-step verification</h1>
+<p class="muted">Enter one of the recovery codes you saved, for example ABCDE-12345. Each code works once.</p>
+${error ? `<div id="form-error" role="alert">${escapeHtml(error)}</div>` : ''}
+<form method="post" action="${escapeHtml(action)}" novalidate>
+${csrfInput(csrf)}
+<label for="recovery-code">Recovery code</label>
+<input id="recovery-code" name="recoveryCode" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="32" required autofocus${describedBy}>
+<button type="submit" name="action" value="recovery-code">Verify</button>
+<button type="submit" name="action" value="use-verification-code" class="secondary" formnovalidate>Use a verification code instead</button>
+</form>`,
+    '<style>.secondary{color:#1668dc;background:#fff;border:1px solid #1668dc;margin-top:.75rem}.secondary:hover{background:#f0f5ff}</style>',
   );
 }

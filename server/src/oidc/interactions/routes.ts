@@ -12,15 +12,19 @@ import { INTERACTION_PATH } from '../provider.js';
 import type { ProviderHolder } from '../provider-holder.js';
 import { CSRF_FIELD, csrfToken, isValidCsrfToken } from './csrf.js';
 import { deviceCookie, readDevice, trustAccount } from './device-cookie.js';
+import { pageErrorHandler, refusalPage } from './error-pages.js';
 import {
   FORM_FROM_ANOTHER_SITE,
   FORM_NOT_VALID,
   interactionErrorPage,
+  SIGN_IN_UNAVAILABLE,
+  signInPage,
   signInUnavailablePage,
+  tooManyFormPosts,
 } from './pages.js';
+import { clearResetDoneCookie, hasResetDone, PASSWORD_CHANGED_NOTICE } from './reset-done-cookie.js';
 import { SignInKeys } from './secrets.js';
 import { buildSteps, PASSWORD_STEP } from './steps.js';
-import { HttpError } from '../../http/errors.js';
 import { SIGN_IN_LIMIT } from '../../throttles/limits.js';
 import type { RequestWindows } from '../../storage/request-windows.js';
 import { AddressLimiter } from '../../throttles/request-windows.js';
@@ -95,6 +99,14 @@ export async function interactionRoutes(
     lockMs: SIGN_IN_LIMIT.windowMs,
   });
   const formPosts = new AddressLimiter(requestWindows, 'signin-form', FORM_POSTS_PER_MINUTE, now);
+  // The sign-in and 2-step pages answer every refusal and unexpected error as a page, never the API's JSON.
+  fastify.setErrorHandler(
+    pageErrorHandler({
+      title: 'Sign-in problem',
+      unavailable: SIGN_IN_UNAVAILABLE,
+      back: { href: `${config.PUBLIC_URL}/`, label: 'Return to My Profile and sign in again' },
+    }),
+  );
 
   const html = (reply: FastifyReply, statusCode: number, body: string) =>
     reply
@@ -173,15 +185,20 @@ export async function interactionRoutes(
     const progress = progressOf(interaction);
     const step = steps.get(progress?.step ?? PASSWORD_STEP);
     if (!step) throw new Error(`Unknown sign-in step ${progress?.step}`);
-    return html(
-      reply,
-      200,
-      await step.render({
-        action: `${base}/${interaction.uid}/${step.name}`,
-        csrf: csrfToken(keys, interaction.uid),
-        accountId: progress?.accountId,
-      }),
-    );
+    const context = {
+      action: `${base}/${interaction.uid}/${step.name}`,
+      csrf: csrfToken(keys, interaction.uid),
+      accountId: progress?.accountId,
+    };
+    // Just after a password reset (reset-routes.ts): the sign-in page says so, once.
+    if (step.name === PASSWORD_STEP && hasResetDone(request.headers.cookie, keys, now())) {
+      reply.header(
+        'Set-Cookie',
+        clearResetDoneCookie({ path: config.oidcMountPath, secure: config.secureCookies }),
+      );
+      return html(reply, 200, signInPage({ ...context, notice: PASSWORD_CHANGED_NOTICE }));
+    }
+    return html(reply, 200, await step.render(context));
   });
 
   async function submit(
@@ -260,7 +277,7 @@ export async function interactionRoutes(
 
   /**
    * Per-address ceiling on top of the per-email throttle of failed passwords, counted in storage so it holds
-   * across instances. Every post counts, before its body is read; the refusal is the server's 429.
+   * across instances. Every post counts, before its body is read; the refusal is a 429 page with the wait.
    */
   async function limitFormPosts(request: FastifyRequest, reply: FastifyReply) {
     let retryAfter: number;
@@ -273,9 +290,19 @@ export async function interactionRoutes(
       return unavailable(reply, (request.params as { uid: string }).uid);
     }
     if (retryAfter > 0) {
-      throw new HttpError(429, 'Too many requests; wait a minute and try again', {
-        'Retry-After': String(retryAfter),
-      });
+      const uid = (request.params as { uid?: string }).uid ?? '';
+      return html(
+        reply.header('Retry-After', String(retryAfter)),
+        429,
+        refusalPage(
+          {
+            title: 'Sign-in problem',
+            unavailable: SIGN_IN_UNAVAILABLE,
+            back: { href: `${base}/${uid}`, label: 'Try again' },
+          },
+          tooManyFormPosts(retryAfter * 1000),
+        ),
+      );
     }
   }
 

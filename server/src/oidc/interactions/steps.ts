@@ -3,7 +3,7 @@
  * (with an error), hands over to another step, or finishes the login.
  *
  * Steps: "password", then, for accounts with an active 2-step factor, "verification-code" (a code from the
- * authenticator app, or one sent by email on request). The routes keep the verified account id in the
+ * authenticator app, or one sent by email on request, or a recovery code). The routes keep the verified account id in the
  * interaction (server side) between steps.
  */
 import type { Directory, User } from '../../directory/directory.js';
@@ -15,11 +15,15 @@ import { API_ERRORS } from 'shared-auth/contract';
 import type { Device } from './device-cookie.js';
 import {
   MISSING_CREDENTIALS,
+  MISSING_RECOVERY_CODE,
   MISSING_VERIFICATION_CODE,
+  recoveryCodePage,
   signInPage,
   tooManyAttempts,
   verificationCodePage,
+  verificationCodePageWithRecoveryCodes,
   WRONG_CREDENTIALS,
+  WRONG_RECOVERY_CODE,
   WRONG_VERIFICATION_CODE,
 } from './pages.js';
 import { retryAfterSeconds, type Throttle } from '../../throttles/throttle.js';
@@ -148,8 +152,17 @@ export function passwordStep(
 export const VERIFICATION_CODE_STEP = 'verification-code';
 
 /**
- * The second step: a code from the authenticator app, or an email code sent on request ("Send code by email").
- * Wrong codes and email sends go through the same per-user throttles as the Security page.
+ * What a sign-in with a recovery code puts in `amr`: no RFC 8176 value fits (a recovery code is neither an OTP nor
+ * knowledge-based authentication: NIST SP 800-63B calls it a look-up secret), and the RFC lets parties agree on
+ * values of their own. With the password it is still two factors, so 'mfa' too.
+ */
+export const RECOVERY_CODE_AMR = 'recovery-code';
+
+/**
+ * The second step: a code from the authenticator app, or an email code sent on request ("Send code by email"), or,
+ * for an account with unused recovery codes, one of them ("Use a recovery code" shows its form, "Use a
+ * verification code instead" goes back). Wrong codes, recovery codes and email sends go through the same per-user
+ * throttles as the Security page.
  */
 export function verificationCodeStep(directory: Directory, factors: StepUpService): SignInStep {
   async function pageFor(
@@ -158,13 +171,16 @@ export function verificationCodeStep(directory: Directory, factors: StepUpServic
     extra: { error?: string; notice?: string } = {},
   ) {
     const active = await factors.activeTypes(user.id);
-    return verificationCodePage({
+    const options = {
       action,
       csrf,
       authenticator: active.includes('googleAuth'),
       email: active.includes('email'),
       ...extra,
-    });
+    };
+    return (await factors.recoveryCodes.left(user.id)) > 0
+      ? verificationCodePageWithRecoveryCodes(options)
+      : verificationCodePage(options);
   }
 
   return {
@@ -180,6 +196,8 @@ export function verificationCodeStep(directory: Directory, factors: StepUpServic
       if (!user) throw new Error('The verification-code step ran without an account');
       // The factors were removed meanwhile (e.g. in another browser): nothing more to check.
       if (!(await factors.hasActiveFactor(user.id))) return { kind: 'done', accountId: user.id, amr: [] };
+      // The recovery code's form answers on its own page; every other action on the code page.
+      const withRecoveryCode = form.action === 'recovery-code';
       const again = async (
         statusCode: number,
         extra: { error?: string; notice?: string },
@@ -187,10 +205,32 @@ export function verificationCodeStep(directory: Directory, factors: StepUpServic
       ) => ({
         kind: 'again' as const,
         statusCode,
-        html: await pageFor(context, user, extra),
+        html: withRecoveryCode
+          ? recoveryCodePage({ action: context.action, csrf: context.csrf, error: extra.error })
+          : await pageFor(context, user, extra),
         ...(headers ? { headers } : {}),
       });
       try {
+        if (form.action === 'use-recovery-code') {
+          // Only an account with unused codes gets their form; any other is back on the code page.
+          if ((await factors.recoveryCodes.left(user.id)) === 0) return again(200, {});
+          return {
+            kind: 'again',
+            statusCode: 200,
+            html: recoveryCodePage({ action: context.action, csrf: context.csrf }),
+          };
+        }
+        if (form.action === 'use-verification-code') return again(200, {});
+        if (withRecoveryCode) {
+          const typed = (form.recoveryCode ?? '').trim();
+          if (typed === '') return again(400, { error: MISSING_RECOVERY_CODE });
+          const outcome = await factors.recoveryCodes.use(user, typed, {
+            use: 'sign-in',
+            userAgent: context.userAgent,
+          });
+          if (outcome === 'wrong') return again(400, { error: WRONG_RECOVERY_CODE });
+          return { kind: 'done', accountId: user.id, amr: [RECOVERY_CODE_AMR, 'mfa'] };
+        }
         if (form.action === 'send-email') {
           const masked = await factors.sendVerificationEmail(user);
           return again(200, { notice: `We sent a code to ${masked}. It is valid for 10 minutes.` });

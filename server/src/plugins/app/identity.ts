@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SecretBox } from '../../crypto/secret-box.js';
 import { loadTotpEncryptionKey } from '../../crypto/totp-encryption-key.js';
+import { recoveryCodeKeyFrom } from '../../factors/recovery-codes.js';
 import { EmailCodes } from '../../identity/embedded/email-codes.js';
 import { EmbeddedIdentity } from '../../identity/embedded/identity.js';
 import { OktaOrg } from '../../identity/okta/client.js';
@@ -9,9 +10,19 @@ import { OktaIdentity } from '../../identity/okta/identity.js';
 import type { IdentityBackend } from '../../identity/types.js';
 import { totpKeyRecords } from '../../storage/totp-key.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The recovery codes' HMAC key, derived from TOTP_ENCRYPTION_KEY by HKDF (kept out of the database like it);
+     * null in Okta mode, whose sign-in cannot accept the portal's recovery codes.
+     */
+    recoveryCodeKey: Buffer | null;
+  }
+}
+
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
-async function embeddedIdentity(app: FastifyInstance): Promise<EmbeddedIdentity> {
+async function embeddedIdentity(app: FastifyInstance): Promise<{ identity: EmbeddedIdentity; key: Buffer }> {
   const { config } = app;
   // Refuses (ConfigError naming TOTP_ENCRYPTION_KEY) a key that cannot open the secrets already sealed.
   const loaded = await loadTotpEncryptionKey(
@@ -46,7 +57,7 @@ async function embeddedIdentity(app: FastifyInstance): Promise<EmbeddedIdentity>
   const timer = setInterval(() => void prune(), PRUNE_INTERVAL_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));
-  return identity;
+  return { identity, key: loaded.key };
 }
 
 function oktaIdentity(app: FastifyInstance): OktaIdentity {
@@ -68,14 +79,20 @@ function oktaIdentity(app: FastifyInstance): OktaIdentity {
  * Identity: the backend that holds the accounts' profile, password and 2-step factors (IDENTITY_BACKEND,
  * src/identity). Provides `app.identity`. Embedded: the portal's directory and factor tables, the authenticator
  * secrets sealed with TOTP_ENCRYPTION_KEY (loaded and checked here), email codes mailed through `app.mailer` and
- * pruned every 10 minutes. Okta: the org's Management API with the service app's credentials (OKTA_*). Depends
+ * pruned every 10 minutes; `app.recoveryCodeKey`, the recovery codes' HMAC key derived from the same key (null in
+ * Okta mode). Okta: the org's Management API with the service app's credentials (OKTA_*). Depends
  * on: storage, mail.
  */
 export default fp(
   async function identityPlugin(app: FastifyInstance) {
-    const identity: IdentityBackend =
-      app.config.identityBackend === 'embedded' ? await embeddedIdentity(app) : oktaIdentity(app);
-    app.decorate('identity', identity);
+    if (app.config.identityBackend === 'embedded') {
+      const { identity, key } = await embeddedIdentity(app);
+      app.decorate('identity', identity satisfies IdentityBackend);
+      app.decorate('recoveryCodeKey', recoveryCodeKeyFrom(key));
+    } else {
+      app.decorate('identity', oktaIdentity(app) satisfies IdentityBackend);
+      app.decorate('recoveryCodeKey', null);
+    }
   },
   { name: 'identity', dependencies: ['storage', 'mail'] },
 );

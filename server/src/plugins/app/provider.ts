@@ -2,7 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { answerStorageErrorsWith503, providerEdge } from '../../oidc/edge.js';
+import { supportLinkOf } from '../../config/support-link.js';
+import { normaliseEmail } from '../../directory/directory.js';
+import { CodeAttempts } from '../../factors/code-attempts.js';
+import { RESET_PATH } from '../../oidc/interactions/reset-flow.js';
+import { resetRoutes } from '../../oidc/interactions/reset-routes.js';
 import { interactionRoutes } from '../../oidc/interactions/routes.js';
+import { SignInKeys } from '../../oidc/interactions/secrets.js';
+import { emailKey } from '../../oidc/interactions/steps.js';
+import { PasswordReset } from '../../password/reset.js';
 import { providerCors, readRevokeRequest, RevokeRequestError } from '../../oidc/okta-compat.js';
 import { accessTokenRevoker } from '../../oidc/revocation.js';
 import { createProvider, INTERACTION_PATH, OKTA_ROUTES } from '../../oidc/provider.js';
@@ -12,10 +20,19 @@ import { REQUEST_WINDOW_MS } from '../../throttles/request-windows.js';
 
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** "Forgot password" (embedded mode only; undefined in Okta mode): its rules, and `idle()` for the work after answers. */
+    passwordResets?: PasswordReset;
+  }
+}
+
 /**
  * Provider: the embedded identity provider (node-oidc-provider), mounted with middie at `/oauth2/default`, with
- * its sign-in pages and userinfo as Fastify routes under the same prefix; deletes expired provider records
- * every 10 minutes and ended per-address request windows every minute. Off in Okta mode. Provides no decorator.
+ * its sign-in pages, its "Forgot password" pages (password/reset.ts behind oidc/interactions/reset-routes.ts) and
+ * userinfo as Fastify routes under the same prefix; deletes expired provider records and reset links every 10
+ * minutes and ended per-address request windows every minute. Off in Okta mode. Provides `app.passwordResets`
+ * (embedded mode only).
  * Depends on: storage (the sign-in throttle, the per-address counts),
  * directory, token-verification (the key ring, the provider store, the verifier), factors (the sign-in's
  * second step), notifications (lock notices).
@@ -70,8 +87,15 @@ export default fp(
     };
     const cors = providerCors(config.allowedOrigins);
     // Paths under the mount that are Fastify routes, not the provider's.
-    const ownRoutes = (url: string) =>
-      url.startsWith(`${INTERACTION_PATH}/`) || url.split('?')[0] === OKTA_ROUTES.userinfo;
+    const ownRoutes = (url: string) => {
+      const path = url.split('?')[0] ?? '';
+      return (
+        url.startsWith(`${INTERACTION_PATH}/`) ||
+        path === OKTA_ROUTES.userinfo ||
+        path === RESET_PATH ||
+        path.startsWith(`${RESET_PATH}/`)
+      );
+    };
 
     // First (src/oidc/edge.ts): exact paths only (404 otherwise), the host pinned to PUBLIC_URL, per-client
     // limits, bounds on stored interactions, state/nonce caps, 413 on oversized bodies.
@@ -121,6 +145,48 @@ export default fp(
       factors: app.stepUp,
       signInEvents: app.storage.throttles.signIn,
       requestWindows: windows,
+    });
+    // "Forgot password" (issue 20): the reset's rules (password/reset.ts) behind the reset pages.
+    const keys = new SignInKeys(() => keyRing.cookieKeys);
+    const throttleKeyOf = (email: string) =>
+      emailKey(normaliseEmail(email), (v) => keys.sign('throttle-key', v));
+    const resets = new PasswordReset({
+      storage: app.storage,
+      directory,
+      stepUp: app.stepUp,
+      attempts: new CodeAttempts({
+        storage: app.storage,
+        notifier: app.notifier,
+        now: app.now,
+        log: app.log,
+      }),
+      sessions: app.accountSessions,
+      mail: app.notifier,
+      requestKey: throttleKeyOf,
+      signInThrottleKey: throttleKeyOf,
+      linkFor: (token) => `${config.PUBLIC_URL}${config.oidcMountPath}${RESET_PATH}/link?token=${token}`,
+      now: app.now,
+      log: app.log,
+      // The reset counts each attempt under the wrong-code throttle itself (checkCode): the use does not count it again.
+      recoveryCodes: {
+        use: (userId, typed) => app.useRecoveryCode(userId, typed, { use: 'password-reset', counted: false }),
+      },
+    });
+    app.decorate('passwordResets', resets);
+    const pruneResets = setInterval(() => {
+      resets.prune().catch((error: unknown) => app.log.warn({ err: error }, 'password resets not pruned'));
+    }, CLEANUP_INTERVAL_MS);
+    pruneResets.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(pruneResets);
+      await resets.idle();
+    });
+    await app.register(resetRoutes, {
+      config,
+      resets,
+      keys,
+      requestWindows: windows,
+      support: supportLinkOf(config.settings.FooterLinks),
     });
     await app.register(userinfoRoutes, { config, directory, verifier: app.tokenVerifier });
     app.log.info({ issuer: config.issuer }, 'embedded identity provider on');

@@ -6,6 +6,7 @@ import { oktaSessionsRoutes } from '../../oidc/okta-compat.js';
 import passwordRoutes from './password/index.js';
 import multifactorRoutes from './multifactor/index.js';
 import profileRoutes from './profile/index.js';
+import recoveryCodesRoutes from './recoverycodes/index.js';
 import settingsRoutes from './settings/index.js';
 import stepUpRoutes from './stepup/index.js';
 
@@ -50,6 +51,7 @@ export default async function apiRoutes(app: FastifyInstance) {
   await app.register(passwordRoutes);
   await app.register(stepUpRoutes);
   await app.register(multifactorRoutes);
+  await app.register(recoveryCodesRoutes);
   // Not a call of the portal: Okta's session endpoint that okta-auth-js asks at sign-out (see okta-compat.ts).
   await app.register(oktaSessionsRoutes);
 }

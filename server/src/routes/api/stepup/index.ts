@@ -37,6 +37,14 @@ export default async function stepUpRoutes(app: FastifyInstance) {
     return { status: 'VERIFIED' as const, expiresAt: new Date(expiresAt).toISOString() };
   });
 
+  // A recovery code instead of a factor's code: the same grant, the code used up (issue 20).
+  registerCall(app, apiCalls.stepUpVerifyRecoveryCode, async (request) => {
+    const actor = await actorOf(app, request);
+    const expiresAt = await app.stepUp.stepUpWithRecoveryCode(actor, request.body.recoveryCode);
+    request.log.info({ userId: actor.user.id }, 'step-up verified with a recovery code');
+    return { status: 'VERIFIED' as const, expiresAt: new Date(expiresAt).toISOString() };
+  });
+
   // "Confirm it's you": the password again before the first factor (StepUpService.requireFreshProof).
   registerCall(app, apiCalls.reauthenticate, async (request, reply) => {
     const actor = await actorOf(app, request);
