@@ -217,7 +217,8 @@ ${tokenInput(token)}
 <input id="new-password" name="newPassword" type="password" autocomplete="new-password" required autofocus${describedBy}>
 <label for="confirm-password">Confirm Password</label>
 <input id="confirm-password" name="confirmPassword" type="password" autocomplete="new-password" required>
-<ul class="rules" id="rules" aria-live="polite">
+<span class="sr-only" id="rules-label">Password rules</span>
+<ul class="rules" id="rules" aria-labelledby="rules-label" aria-live="polite">
 ${rules}
 </ul>
 <button type="submit">Save</button>

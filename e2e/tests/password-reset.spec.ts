@@ -1,0 +1,140 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expectNoSeriousViolations } from '../support/axe.js';
+import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
+import { enrolAuthenticator, logout, noticeFor } from './security-helpers.js';
+
+// "Forgot password?" on the provider's sign-in page (issue 20): the same answer for any email, a link that works
+// once, a new password under the shared policy, every session ended, a lockout lifted.
+
+const CHECK_EMAIL = (email: string) =>
+  `If an account uses ${email}, a link to reset its password is on its way. The link works once, for 30 minutes.`;
+const CHANGED = 'Your password has been changed. Sign in with your new password.';
+
+/** From the provider's sign-in page: asks for a reset link for `email` and checks the answer. */
+async function askForLink(page: Page, email: string): Promise<string> {
+  const since = new Date(Date.now() - 1000).toISOString();
+  await page.goto('/profile');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  await expect(page.getByText(CHECK_EMAIL(email))).toBeVisible();
+  return since;
+}
+
+/** The link of the newest "Reset your password" mail to `email` after `since`. */
+async function resetLink(request: APIRequestContext, email: string, since: string): Promise<string> {
+  const mail = await noticeFor(request, email, 'Reset your password', since);
+  const link = /https?:\/\/\S+\/reset-password\/link\?token=[\w-]+/.exec(mail.text)?.[0];
+  if (!link) throw new Error(`No reset link in: ${mail.text}`);
+  return link;
+}
+
+async function chooseNewPassword(page: Page, password: string) {
+  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+  // The token left the address once the page read it.
+  expect(page.url()).not.toContain('token=');
+  await page.getByLabel('New Password').fill(password);
+  await page.getByLabel('Confirm Password').fill(password);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(CHANGED)).toBeVisible();
+}
+
+test('forgot password: the same answer for any email; the link works once, sets a new password, and signs out every browser', async ({
+  page,
+  request,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  // Another browser is signed in before the reset: it must be signed out by it.
+  const other = await browser.newContext();
+  try {
+    const signedIn = await other.newPage();
+    const user = await signInNewUser(signedIn, '/profile');
+    await expect(signedIn.getByRole('table')).toContainText(user.email);
+
+    await page.goto('/profile');
+    await expectNoSeriousViolations(page, 'the provider sign-in page with "Forgot password?"');
+    // Nobody uses this address: the same page.
+    await askForLink(page, `nobody-${Date.now()}@example.org`);
+    await expectNoSeriousViolations(page, "the 'Check your email' page");
+
+    const since = await askForLink(page, user.email);
+    const link = await resetLink(request, user.email, since);
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    await expectNoSeriousViolations(page, "the 'Choose a new password' page");
+    // The Password page's live checklist, from the same shared policy.
+    await page.getByLabel('New Password').fill('short');
+    await expect(page.getByRole('list', { name: 'Password rules' })).toBeVisible();
+    const newPassword = `Reset-${Date.now()}-Ok9`;
+    await chooseNewPassword(page, newPassword);
+    await expectNoSeriousViolations(page, 'the sign-in page after a reset');
+    await signInOnProvider(page, { email: user.email, password: newPassword });
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(
+      await noticeFor(request, user.email, 'Your F5 account password was reset', since),
+    ).toBeTruthy();
+
+    // The link is spent.
+    const again = await browser.newContext();
+    try {
+      const reused = await again.newPage();
+      await reused.goto(link);
+      await expect(
+        reused.getByRole('heading', { name: 'This link has expired or was already used' }),
+      ).toBeVisible();
+      await expect(reused.getByRole('link', { name: 'Ask for a new link' })).toBeVisible();
+      await expectNoSeriousViolations(reused, 'the expired link page');
+    } finally {
+      await again.close();
+    }
+
+    // The browser signed in before the reset: its next call is refused, and the portal asks it to sign in.
+    await signedIn
+      .getByRole('navigation', { name: 'Account pages' })
+      .getByRole('link', { name: 'Security' })
+      .click();
+    await expect(signedIn.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  } finally {
+    await other.close();
+  }
+});
+
+test('forgot password with the authenticator app on: the code comes first; a locked-out account gets back in', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const user = await signInNewUser(page, '/security');
+  const app = await enrolAuthenticator(page);
+  await logout(page, user.name);
+
+  // Locked out by wrong passwords.
+  await page.goto('/profile');
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    await signInOnProvider(page, { email: user.email, password: `Wrong-${attempt}-Password` });
+    await expect(page.getByRole('alert')).toBeVisible();
+  }
+  await signInOnProvider(page, user);
+  await expect(page.getByRole('alert')).toContainText('Too many failed sign-in attempts');
+
+  const since = await askForLink(page, user.email);
+  await page.goto(await resetLink(request, user.email, since));
+  await expect(page.getByRole('heading', { name: '2-step verification' })).toBeVisible();
+  await expect(
+    page.getByText('Your account uses 2-step verification: enter a code before you choose a new password.'),
+  ).toBeVisible();
+  await page.getByLabel('Verification code').fill(await app.code());
+  await page.getByRole('button', { name: 'Verify' }).click();
+  const newPassword = `Reset-${Date.now()}-Ok9`;
+  await chooseNewPassword(page, newPassword);
+
+  // The lockout is lifted: the new password signs in, then the second step.
+  await signInOnProvider(page, { email: user.email, password: newPassword });
+  await expect(page.getByRole('heading', { name: '2-step verification' })).toBeVisible();
+  await page.getByLabel('Verification code').fill(await app.code());
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+});

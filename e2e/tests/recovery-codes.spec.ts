@@ -1,0 +1,123 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoSeriousViolations } from '../support/axe.js';
+import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
+import { enrolAuthenticator } from './security-helpers.js';
+
+// Recovery codes (issue 20): made on the Security page once a 2-step method is on, shown once, then a way in at the
+// provider's 2-step step and a way through step-up. Each code works once; new codes void the old ones.
+
+const CODE = /[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}/g;
+const DIALOG = '[role=dialog]';
+
+const recoverySection = (page: Page) => page.getByRole('region', { name: 'Recovery codes' });
+
+/** The codes of the open 'Save your recovery codes' dialog, saved by ticking the box: the dialog then closes. */
+async function saveCodes(page: Page): Promise<string[]> {
+  const dialog = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  await expect(dialog).toBeVisible();
+  const codes =
+    (await dialog.getByRole('list', { name: 'Your recovery codes' }).innerText()).match(CODE) ?? [];
+  expect(codes).toHaveLength(10);
+  expect(new Set(codes).size).toBe(10);
+  await expect(dialog.getByRole('button', { name: 'Done' })).toBeDisabled();
+  await dialog.getByRole('checkbox', { name: 'I have saved my recovery codes' }).check();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+  return codes;
+}
+
+/** Password, then "Use a recovery code" on the provider's 2-step step with `typed`. */
+async function signInWithRecoveryCode(page: Page, user: { email: string; password: string }, typed: string) {
+  await page.goto('/security');
+  await signInOnProvider(page, user);
+  await expect(page.getByRole('heading', { name: '2-step verification' })).toBeVisible();
+  await page.getByRole('button', { name: 'Use a recovery code' }).click();
+  await page.getByLabel('Recovery code').fill(typed);
+  await page.getByRole('button', { name: 'Verify' }).click();
+}
+
+test('recovery codes: made once a 2-step method is on and shown once (Copy, Download, the tick gates Done); a way in and through step-up; a used or voided code is refused', async ({
+  page,
+  context,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const user = await signInNewUser(page, '/security');
+  const section = recoverySection(page);
+  await expect(section).toContainText('Turn on a 2-step method first');
+  await expect(section.getByRole('button', { name: 'Generate recovery codes' })).toBeDisabled();
+
+  // Setting up the first factor earns this session a step-up grant: the codes follow without another check.
+  await enrolAuthenticator(page);
+  await section.getByRole('button', { name: 'Generate recovery codes' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  await expect(dialog).toBeVisible();
+  await expectNoSeriousViolations(page, "the 'Save your recovery codes' dialog", { include: DIALOG });
+  const shown =
+    (await dialog.getByRole('list', { name: 'Your recovery codes' }).innerText()).match(CODE) ?? [];
+
+  await dialog.getByRole('button', { name: 'Copy' }).click();
+  await expect(dialog.getByText('Codes copied.')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  for (const code of shown) expect(copied).toContain(code);
+
+  const downloading = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Download' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('recovery-codes.txt');
+  const file = await readFile(await download.path(), 'utf8');
+  expect(file).toContain(user.email);
+  for (const code of shown) expect(file).toContain(code);
+
+  const codes = await saveCodes(page);
+  expect(codes).toEqual(shown);
+  await expect(section).toContainText('10 of 10 codes left');
+  await expectNoSeriousViolations(page, 'the factors page with recovery codes');
+
+  const other = await browser.newContext();
+  try {
+    // A way in: lower case, no dash. The Security page then asks for step-up: another code.
+    const second = await other.newPage();
+    await signInWithRecoveryCode(second, user, codes[0]!.toLowerCase().replace('-', ''));
+    await expect(second).toHaveURL(/\/security$/);
+    await expect(second.getByRole('heading', { name: 'Verify to continue' })).toBeVisible();
+    await second.getByRole('button', { name: 'Verify' }).click();
+    await second.getByRole('button', { name: 'Use a recovery code' }).click();
+    await expectNoSeriousViolations(second, 'the step-up recovery code screen');
+    await second.getByRole('textbox', { name: 'Recovery code' }).fill(codes[1]!);
+    await second.getByRole('button', { name: 'Verify' }).click();
+    await expect(recoverySection(second)).toContainText('8 of 10 codes left');
+
+    // New codes, in place of the old ones.
+    await recoverySection(second).getByRole('button', { name: 'Generate new codes' }).click();
+    const confirm = second.getByRole('dialog', { name: 'Generate new codes?' });
+    await expect(confirm).toContainText('Your old codes will stop working.');
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
+    const renewed = await saveCodes(second);
+    expect(renewed.some((code) => codes.includes(code))).toBe(false);
+    await expect(recoverySection(second)).toContainText('10 of 10 codes left');
+  } finally {
+    await other.close();
+  }
+
+  const third = await browser.newContext();
+  try {
+    const refused = await third.newPage();
+    // Used, then voided by the new set.
+    await signInWithRecoveryCode(refused, user, codes[0]!);
+    await expect(refused.getByRole('alert')).toHaveText(
+      'That recovery code is not correct or was already used. Check it and try again.',
+    );
+    await expectNoSeriousViolations(refused, "the provider's recovery code step with a wrong code");
+    await refused.getByLabel('Recovery code').fill(codes[2]!);
+    await refused.getByRole('button', { name: 'Verify' }).click();
+    await expect(refused.getByRole('alert')).toHaveText(
+      'That recovery code is not correct or was already used. Check it and try again.',
+    );
+    await expect(refused).not.toHaveURL(/\/security$/);
+  } finally {
+    await third.close();
+  }
+});
