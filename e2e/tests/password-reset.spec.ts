@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from '../support/axe.js';
 import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
+import { SAM } from '../support/users.js';
 import { enrolAuthenticator, logout, noticeFor } from './security-helpers.js';
 
 // "Forgot password?" on the provider's sign-in page (issue 20): the same answer for any email, a link that works
@@ -59,6 +60,11 @@ test('forgot password: the same answer for any email; the link works once, sets 
     // Nobody uses this address: the same page.
     await askForLink(page, `nobody-${Date.now()}@example.org`);
     await expectNoSeriousViolations(page, "the 'Check your email' page");
+    // A federated account: the same page, and a mail that sends it to its company's identity provider.
+    const federatedSince = await askForLink(page, SAM.email);
+    const federatedMail = await noticeFor(request, SAM.email, 'Reset your password', federatedSince);
+    expect(federatedMail.text).toContain("reset it with your company's identity provider instead");
+    expect(federatedMail.text).not.toContain('token=');
 
     const since = await askForLink(page, user.email);
     const link = await resetLink(request, user.email, since);
@@ -120,8 +126,18 @@ test('forgot password with the authenticator app on: the code comes first; a loc
   await signInOnProvider(page, user);
   await expect(page.getByRole('alert')).toContainText('Too many failed sign-in attempts');
 
+  // A newer link voids the older one.
+  const firstSince = await askForLink(page, user.email);
+  const older = await resetLink(request, user.email, firstSince);
   const since = await askForLink(page, user.email);
-  await page.goto(await resetLink(request, user.email, since));
+  const newer = await resetLink(request, user.email, since);
+  expect(newer).not.toBe(older);
+  await page.goto(older);
+  await expect(
+    page.getByRole('heading', { name: 'This link has expired or was already used' }),
+  ).toBeVisible();
+
+  await page.goto(newer);
   await expect(page.getByRole('heading', { name: '2-step verification' })).toBeVisible();
   await expect(
     page.getByText('Your account uses 2-step verification: enter a code before you choose a new password.'),

@@ -2,10 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from '../support/axe.js';
 import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
-import { enrolAuthenticator } from './security-helpers.js';
+import { enrolAuthenticator, noticeFor } from './security-helpers.js';
 
 // Recovery codes (issue 20): made on the Security page once a 2-step method is on, shown once, then a way in at the
 // provider's 2-step step and a way through step-up. Each code works once; new codes void the old ones.
+
+// Without animations (the page honours prefers-reduced-motion): axe runs on dialogs that opened over a toast.
+test.use({ reducedMotion: 'reduce' });
 
 const CODE = /[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}/g;
 const DIALOG = '[role=dialog]';
@@ -37,10 +40,11 @@ async function signInWithRecoveryCode(page: Page, user: { email: string; passwor
   await page.getByRole('button', { name: 'Verify' }).click();
 }
 
-test('recovery codes: made once a 2-step method is on and shown once (Copy, Download, the tick gates Done); a way in and through step-up; a used or voided code is refused', async ({
+test('recovery codes: made once a 2-step method is on and shown once (Copy, Download, the tick gates Done); a way in, through step-up and through a password reset; a used or voided code is refused', async ({
   page,
   context,
   browser,
+  request,
 }) => {
   test.setTimeout(150_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -76,6 +80,7 @@ test('recovery codes: made once a 2-step method is on and shown once (Copy, Down
   await expect(section).toContainText('10 of 10 codes left');
   await expectNoSeriousViolations(page, 'the factors page with recovery codes');
 
+  let renewed: string[] = [];
   const other = await browser.newContext();
   try {
     // A way in: lower case, no dash. The Security page then asks for step-up: another code.
@@ -95,7 +100,7 @@ test('recovery codes: made once a 2-step method is on and shown once (Copy, Down
     const confirm = second.getByRole('dialog', { name: 'Generate new codes?' });
     await expect(confirm).toContainText('Your old codes will stop working.');
     await confirm.getByRole('button', { name: 'Confirm' }).click();
-    const renewed = await saveCodes(second);
+    renewed = await saveCodes(second);
     expect(renewed.some((code) => codes.includes(code))).toBe(false);
     await expect(recoverySection(second)).toContainText('10 of 10 codes left');
   } finally {
@@ -119,5 +124,36 @@ test('recovery codes: made once a 2-step method is on and shown once (Copy, Down
     await expect(refused).not.toHaveURL(/\/security$/);
   } finally {
     await third.close();
+  }
+
+  // A lost phone and a lost password: the reset takes a recovery code in place of the authenticator's.
+  const resetting = await browser.newContext();
+  try {
+    const lost = await resetting.newPage();
+    const since = new Date(Date.now() - 1000).toISOString();
+    await lost.goto('/profile');
+    await lost.getByRole('link', { name: 'Forgot password?' }).click();
+    await lost.getByLabel('Email').fill(user.email);
+    await lost.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(lost.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+    const mail = await noticeFor(request, user.email, 'Reset your password', since);
+    const link = /https?:\/\/\S+\/reset-password\/link\?token=[\w-]+/.exec(mail.text)?.[0];
+    expect(link).toBeDefined();
+    await lost.goto(link!);
+    await expect(
+      lost.getByText('Lost your authenticator app? Enter one of your recovery codes instead.'),
+    ).toBeVisible();
+    await lost.getByLabel('Verification code').fill(renewed[0]!);
+    await lost.getByRole('button', { name: 'Verify' }).click();
+    await expect(lost.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    const newPassword = `Recovered-${Date.now()}-Ok9`;
+    await lost.getByLabel('New Password').fill(newPassword);
+    await lost.getByLabel('Confirm Password').fill(newPassword);
+    await lost.getByRole('button', { name: 'Save' }).click();
+    await expect(
+      lost.getByText('Your password has been changed. Sign in with your new password.'),
+    ).toBeVisible();
+  } finally {
+    await resetting.close();
   }
 });

@@ -157,13 +157,17 @@ export interface ResetCodePageOptions {
  */
 export function resetCodePage(paths: ResetPaths, options: ResetCodePageOptions): string {
   const { token, recoveryCodes, support, error } = options;
-  const base = verificationCodePage({
+  const codePage = verificationCodePage({
     action: paths.verify,
     csrf: token,
     authenticator: true,
     email: false,
     error,
   });
+  // The same field takes a recovery code (XXXXX-XXXXX, typed with spaces or not): not digits only, nor 10 long.
+  const base = recoveryCodes
+    ? codePage.replace('inputmode="numeric"', 'inputmode="text"').replace('maxlength="10"', 'maxlength="32"')
+    : codePage;
   const supportLink = support
     ? `<a href="${escapeHtml(support.href)}">${escapeHtml(support.label)}</a>`
     : escapeHtml(SUPPORT_FALLBACK);
