@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { signInNewUser } from '../support/sign-in.js';
 import { ageEmailSends } from '../support/database.js';
 import {
@@ -7,8 +8,10 @@ import {
   bothFactorsAndAnotherBrowser,
   emailSection,
   emailSwitch,
+  enrolAuthenticator,
   googleSection,
   mailFor,
+  noticeFor,
 } from './security-helpers.js';
 
 // Keyboard only: after the sign-in (on the provider's page) every step is a key press, never a click.
@@ -237,4 +240,73 @@ test('step-up with the keyboard: each screen takes the focus, Cancel and Back, t
   await other.keyboard.press('Enter');
   await expect(other.getByRole('region', { name: 'Your Email Factor' })).toBeVisible();
   await context.close();
+});
+
+test('recovery codes and the password reset with the keyboard: the saved-codes dialog, "Use a recovery code", "Forgot password?"', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const user = await signInNewUser(page, '/security');
+  await enrolAuthenticator(page);
+
+  // The codes' dialog: it takes the focus, and Done is reached only once the box is ticked.
+  const generate = page.getByRole('button', { name: 'Generate recovery codes' });
+  await tabTo(page, generate);
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  await expect(dialog).toBeVisible();
+  await expect.poll(() => focusInside(dialog)).toBe(true);
+  const codes = (await dialog.getByRole('list', { name: 'Your recovery codes' }).innerText()).match(
+    /[0-9A-Z]{5}-[0-9A-Z]{5}/g,
+  );
+  expect(codes).toHaveLength(10);
+  await tabTo(page, dialog.getByRole('checkbox', { name: 'I have saved my recovery codes' }));
+  await page.keyboard.press('Space');
+  await tabTo(page, dialog.getByRole('button', { name: 'Done' }));
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+
+  // The provider's 2-step step: "Use a recovery code", the code typed, Enter.
+  const context = await browser.newContext();
+  try {
+    const other = await context.newPage();
+    await other.goto('/profile');
+    await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await tabTo(other, other.getByLabel('Email'));
+    await other.keyboard.type(user.email);
+    await tabTo(other, other.getByLabel('Password'));
+    await other.keyboard.type(user.password);
+    await other.keyboard.press('Enter');
+    await expect(other.getByRole('heading', { name: '2-step verification' })).toBeVisible();
+    await tabTo(other, other.getByRole('button', { name: 'Use a recovery code' }));
+    await other.keyboard.press('Enter');
+    // The recovery code's field takes the focus.
+    await expect(other.getByLabel('Recovery code')).toBeFocused();
+    await other.keyboard.type(codes![0]!);
+    await other.keyboard.press('Enter');
+    await expect(other).toHaveURL(/\/profile$/);
+  } finally {
+    await context.close();
+  }
+
+  // "Forgot password?" from the sign-in page: the link, then the email field has the focus.
+  const signedOut = await browser.newContext();
+  try {
+    const reset = await signedOut.newPage();
+    await reset.goto('/profile');
+    await expect(reset.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await tabTo(reset, reset.getByRole('link', { name: 'Forgot password?' }));
+    await reset.keyboard.press('Enter');
+    await expect(reset.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+    await expectNoSeriousViolations(reset, "the 'Reset your password' page");
+    await expect(reset.getByLabel('Email')).toBeFocused();
+    await reset.keyboard.type(user.email);
+    await reset.keyboard.press('Enter');
+    await expect(reset.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+    await noticeFor(request, user.email, 'Reset your password');
+  } finally {
+    await signedOut.close();
+  }
 });

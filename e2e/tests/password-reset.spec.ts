@@ -139,6 +139,7 @@ test('forgot password with the authenticator app on: the code comes first; a loc
 
   await page.goto(newer);
   await expect(page.getByRole('heading', { name: '2-step verification' })).toBeVisible();
+  await expectNoSeriousViolations(page, "the reset's code step");
   await expect(
     page.getByText('Your account uses 2-step verification: enter a code before you choose a new password.'),
   ).toBeVisible();

@@ -254,5 +254,7 @@ export async function resetRoutes(
   const script = (reply: FastifyReply, source: string) =>
     reply.header('Cache-Control', 'no-cache').type('text/javascript; charset=utf-8').send(source);
   app.get(`${base}/page.js`, async (_request, reply) => script(reply, RESET_PAGE_SCRIPT));
-  app.get(`${base}/password-policy.js`, async (_request, reply) => script(reply, passwordPolicyModule()));
+  app.get(`${base}/password-policy.js`, async (_request, reply) =>
+    script(reply, await passwordPolicyModule()),
+  );
 }

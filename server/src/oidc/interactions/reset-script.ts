@@ -4,9 +4,10 @@
  * checklist as the holder types, with the shared policy module itself (shared-auth's built password-policy.js,
  * "pure functions, no dependencies"), the one the server enforces and the Password page draws from.
  */
-import { readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type TypeScript from 'typescript';
 
 /** The page script (an ES module importing the policy from its sibling path). */
 export const RESET_PAGE_SCRIPT = `// Password reset pages: the token leaves the address; the checklist follows the shared password policy.
@@ -35,19 +36,46 @@ if (form && input && confirm) {
 }
 `;
 
-let policyModule: string | undefined;
+let policyModule: Promise<string> | undefined;
 
 /**
- * shared-auth's built policy module (dist/contract/password-policy.js), read once: the server needs shared-auth
- * built to run at all (server/README.md).
+ * The shared policy as the browser imports it, read once. Production serves shared-auth's built module
+ * (dist/contract/password-policy.js). Where that is missing or older than its source (a fresh clone's tests, a
+ * source edited under `pnpm dev`), the source is transpiled instead with TypeScript, which such a checkout has.
  */
-export function passwordPolicyModule(): string {
-  if (policyModule === undefined) {
-    const packageJson = createRequire(import.meta.url).resolve('shared-auth/package.json');
-    policyModule = readFileSync(
-      path.join(path.dirname(packageJson), 'dist', 'contract', 'password-policy.js'),
-      'utf8',
-    );
-  }
+export function passwordPolicyModule(): Promise<string> {
+  policyModule ??= loadPolicyModule();
   return policyModule;
+}
+
+async function loadPolicyModule(): Promise<string> {
+  const root = path.dirname(createRequire(import.meta.url).resolve('shared-auth/package.json'));
+  const built = path.join(root, 'dist', 'contract', 'password-policy.js');
+  const source = path.join(root, 'src', 'contract', 'password-policy.ts');
+  const [builtAt, sourceAt] = await Promise.all([modifiedAt(built), modifiedAt(source)]);
+  if (builtAt !== undefined && (sourceAt === undefined || builtAt >= sourceAt))
+    return readFile(built, 'utf8');
+  if (sourceAt === undefined)
+    throw new Error(`The password policy module is missing: build shared-auth (${built})`);
+  let ts: typeof TypeScript;
+  try {
+    ts = (await import('typescript')).default;
+  } catch (error) {
+    if (builtAt !== undefined) return readFile(built, 'utf8');
+    throw new Error(`Build shared-auth first: ${built} is missing and TypeScript is not installed`, {
+      cause: error,
+    });
+  }
+  const { outputText } = ts.transpileModule(await readFile(source, 'utf8'), {
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  });
+  return outputText;
+}
+
+async function modifiedAt(file: string): Promise<number | undefined> {
+  try {
+    return (await stat(file)).mtimeMs;
+  } catch {
+    return undefined;
+  }
 }
