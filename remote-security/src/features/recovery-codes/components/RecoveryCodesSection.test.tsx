@@ -174,6 +174,29 @@ describe('Recovery codes section', () => {
     expect(screen.queryByText('7 of 10 codes left · generated Mar 7, 2026')).not.toBeInTheDocument();
     expect(api.getRecoveryCodesStatus).toHaveBeenCalledTimes(2);
   });
+
+  it('does not read the status again when a method is turned on (its token renewal would race the read)', async () => {
+    api.getRecoveryCodesStatus.mockResolvedValue(NONE);
+    function Page() {
+      const [count, setCount] = useState(0);
+      return (
+        <>
+          <button onClick={() => setCount(1)}>Turn on a method</button>
+          <RecoveryCodesSection
+            activeCount={count}
+            onStepUpRequired={jest.fn()}
+            generateAfterStepUp={false}
+            onGenerateAfterStepUpStarted={jest.fn()}
+          />
+        </>
+      );
+    }
+    renderSignedIn(<Page />);
+    expect(await screen.findByText('Turn on a 2-step method first')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Turn on a method' }));
+    expect(await screen.findByRole('button', { name: 'Generate recovery codes' })).toBeEnabled();
+    expect(api.getRecoveryCodesStatus).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('Recovery codes: step-up', () => {

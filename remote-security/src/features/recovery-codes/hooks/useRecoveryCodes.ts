@@ -5,7 +5,7 @@ import { generateRecoveryCodes, getRecoveryCodesStatus } from '../api/recoveryCo
 import { initialRecoveryCodesState, recoveryCodesReducer } from '../model/recoveryCodes.js';
 
 export interface RecoveryCodesOptions {
-  /** How many 2-step methods are on (the factors page's count): a change reads the status again. */
+  /** How many 2-step methods are on (the factors page's count): none left reads the status again. */
   activeCount: number;
   /** Generate answered 403 step_up_required: the page runs the step-up screens, then mounts this section again. */
   onStepUpRequired: () => void;
@@ -16,8 +16,8 @@ export interface RecoveryCodesOptions {
 }
 
 /**
- * The recovery-codes section: reads the status (again whenever the count of 2-step methods changes: the server
- * removes the codes with the last method), generates a set (asking first when one exists), and hands a 403
+ * The recovery-codes section: reads the status (again when no 2-step method is left: the server removes the codes
+ * with the last one), generates a set (asking first when one exists), and hands a 403
  * step_up_required to the page's step-up screens, after which the generation runs again by itself, once.
  */
 export function useRecoveryCodes({
@@ -54,7 +54,15 @@ export function useRecoveryCodes({
   useEffect(() => {
     load();
     return stopStatus;
-  }, [load, stopStatus, activeCount]);
+  }, [load, stopStatus]);
+
+  // Only the last method's going changes the codes. A factor change also ends the session's grant chain, so a read
+  // sent with it would race the page's token renewal (a 401, then a renewal that loses the step-up grant).
+  const previousCount = useRef(activeCount);
+  useEffect(() => {
+    if (previousCount.current > 0 && activeCount === 0) load();
+    previousCount.current = activeCount;
+  }, [activeCount, load]);
 
   // A generation that follows a step-up this section asked for: a second step_up_required is an error, not a loop.
   const afterStepUp = useRef(false);
