@@ -29,7 +29,7 @@ import type { CodeAttempts } from '../factors/code-attempts.js';
 import type { StepUpService } from '../factors/step-up.js';
 import { HttpError } from '../http/errors.js';
 import type { Notice } from '../notifications/texts.js';
-import type { AccountEvent, EventContext, NotificationRecipient } from '../notifications/types.js';
+import type { NotificationRecipient, Notifier } from '../notifications/types.js';
 import type {
   PasswordResetFlow,
   ResetLinkStep,
@@ -60,21 +60,15 @@ export interface ResetRecoveryCodes {
   use(userId: string, typed: string): Promise<'used' | 'wrong'>;
 }
 
-/** The outbox, as the reset queues into it. */
-export interface ResetMailer {
-  queue(
-    recipient: NotificationRecipient,
-    event: AccountEvent,
-    context: EventContext,
-    within?: OutboxStore,
-  ): Promise<void>;
+/** The outbox, as the reset queues into it: the notifier's notices, and the link mail (sealed until sent). */
+export type ResetMailer = Pick<Notifier, 'queue'> & {
   queueMessage(
     recipient: NotificationRecipient,
     message: Notice,
     within?: OutboxStore,
     options?: { secret?: boolean },
   ): Promise<void>;
-}
+};
 
 export interface PasswordResetDeps {
   storage: Storage;
