@@ -151,13 +151,13 @@ describe('Recovery codes section', () => {
     expect(await screen.findByRole('button', { name: 'Generate recovery codes' })).toBeEnabled();
   });
 
-  it('reads the status again when the count of 2-step methods changes (the last one takes the codes)', async () => {
-    api.getRecoveryCodesStatus.mockResolvedValueOnce(SOME).mockResolvedValueOnce(NONE);
+  /** The section under a page whose count of 2-step methods goes from `from` to `to` on a button press. */
+  function renderCountChange(from: number, to: number) {
     function Page() {
-      const [count, setCount] = useState(1);
+      const [count, setCount] = useState(from);
       return (
         <>
-          <button onClick={() => setCount(0)}>Remove the last method</button>
+          <button onClick={() => setCount(to)}>Change the methods</button>
           <RecoveryCodesSection
             activeCount={count}
             onStepUpRequired={jest.fn()}
@@ -168,8 +168,13 @@ describe('Recovery codes section', () => {
       );
     }
     renderSignedIn(<Page />);
+  }
+
+  it('reads the status again when the last 2-step method goes (it takes the codes)', async () => {
+    api.getRecoveryCodesStatus.mockResolvedValueOnce(SOME).mockResolvedValueOnce(NONE);
+    renderCountChange(1, 0);
     expect(await screen.findByText('7 of 10 codes left · generated Mar 7, 2026')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Remove the last method' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Change the methods' }));
     expect(await screen.findByText('Turn on a 2-step method first')).toBeInTheDocument();
     expect(screen.queryByText('7 of 10 codes left · generated Mar 7, 2026')).not.toBeInTheDocument();
     expect(api.getRecoveryCodesStatus).toHaveBeenCalledTimes(2);
@@ -177,23 +182,9 @@ describe('Recovery codes section', () => {
 
   it('does not read the status again when a method is turned on (its token renewal would race the read)', async () => {
     api.getRecoveryCodesStatus.mockResolvedValue(NONE);
-    function Page() {
-      const [count, setCount] = useState(0);
-      return (
-        <>
-          <button onClick={() => setCount(1)}>Turn on a method</button>
-          <RecoveryCodesSection
-            activeCount={count}
-            onStepUpRequired={jest.fn()}
-            generateAfterStepUp={false}
-            onGenerateAfterStepUpStarted={jest.fn()}
-          />
-        </>
-      );
-    }
-    renderSignedIn(<Page />);
+    renderCountChange(0, 1);
     expect(await screen.findByText('Turn on a 2-step method first')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Turn on a method' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Change the methods' }));
     expect(await screen.findByRole('button', { name: 'Generate recovery codes' })).toBeEnabled();
     expect(api.getRecoveryCodesStatus).toHaveBeenCalledTimes(1);
   });
