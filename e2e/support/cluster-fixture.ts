@@ -1,8 +1,9 @@
 // The cluster tests' `test`: one cluster per worker (started on first use, stopped when the worker ends, whatever
 // the tests did), checked to be whole before each test, with its output attached to a failing test.
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 import { generateSync } from 'otplib';
 import { Cluster, type InstanceName } from './cluster.js';
+import { accessTokenOf } from './sign-in.js';
 import type { ProxiedRequest } from './cluster-proxy.js';
 
 export const test = base.extend<{ cluster: Cluster }, { clusterOfWorker: Cluster }>({
@@ -36,20 +37,7 @@ export const test = base.extend<{ cluster: Cluster }, { clusterOfWorker: Cluster
   },
 });
 
-export { expect };
-
-/** The page's access token, as the shell keeps it (okta-auth-js token storage), once it is there. */
-export async function accessTokenOf(page: Page): Promise<string> {
-  const read = () =>
-    page.evaluate(() => {
-      const storage = JSON.parse(localStorage.getItem('okta-token-storage') ?? '{}') as {
-        accessToken?: { accessToken?: string };
-      };
-      return storage.accessToken?.accessToken ?? '';
-    });
-  await expect.poll(read, { message: "the page's access token" }).not.toBe('');
-  return read();
-}
+export { accessTokenOf, expect };
 
 const STEP_SECONDS = 30;
 

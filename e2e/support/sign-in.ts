@@ -22,3 +22,16 @@ export async function signInNewUser(page: Page, path?: string): Promise<TestUser
   await signIn(page, user, path);
   return user;
 }
+
+/** The page's access token, as the shell keeps it (okta-auth-js token storage), once it is there. */
+export async function accessTokenOf(page: Page): Promise<string> {
+  const read = () =>
+    page.evaluate(() => {
+      const storage = JSON.parse(localStorage.getItem('okta-token-storage') ?? '{}') as {
+        accessToken?: { accessToken?: string };
+      };
+      return storage.accessToken?.accessToken ?? '';
+    });
+  await expect.poll(read, { message: "the page's access token" }).not.toBe('');
+  return read();
+}

@@ -17,6 +17,10 @@ export interface TestUser {
   name: string;
 }
 
+/** A new password for any test user: shares no 3 characters with createUser()'s emails (e2e-<8 hex>@example.org)
+ * and meets every rule. (A password made from Date.now() can share 3 digits with the email's hex.) */
+export const NEW_PASSWORD = 'Tumbling-Down-7Q';
+
 export const ALICE = { email: 'alice@example.com', password: 'Wonderland-42', name: 'Alice Liddell' };
 export const SAM = { email: 'sam@partner.example', password: 'Federated-42', name: 'Sam Taylor' };
 

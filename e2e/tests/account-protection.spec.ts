@@ -3,7 +3,7 @@ import { expectNoSeriousViolations } from '../support/axe.js';
 import { ageSignIns } from '../support/database.js';
 import { motionsSettled } from '../support/motion.js';
 import { signIn, signInNewUser, signInOnProvider } from '../support/sign-in.js';
-import { createUser } from '../support/users.js';
+import { NEW_PASSWORD, createUser } from '../support/users.js';
 import {
   appSwitch,
   enrolAuthenticator,
@@ -13,11 +13,11 @@ import {
   signInWithCode,
 } from './security-helpers.js';
 
-// Shares no 3 characters with createUser()'s emails (e2e-<8 hex>@example.org) and meets every rule.
-const NEW_PASSWORD = 'Tumbling-Down-7Q';
-
 // Codes come in 30-second steps and each may be used once: these flows can wait for the next step.
 test.describe.configure({ timeout: 150_000 });
+// With antd's motions, as most holders see the pages (the rest of the suite runs with reduced motion): the
+// dialogs zoom in, and the test waits for them to settle before it clicks.
+test.use({ reducedMotion: 'no-preference' });
 
 async function changePassword(page: Page, current: string, next: string) {
   await page.getByRole('button', { name: 'Change Password' }).click();

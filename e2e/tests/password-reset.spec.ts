@@ -1,7 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from '../support/axe.js';
+import { REPO_ROOT } from '../support/paths.js';
+import { startPortal } from '../support/portal-process.js';
 import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
-import { SAM } from '../support/users.js';
+import { createUser, NEW_PASSWORD, SAM } from '../support/users.js';
 import { enrolAuthenticator, logout, noticeFor } from './security-helpers.js';
 
 // "Forgot password?" on the provider's sign-in page (issue 20): the same answer for any email, a link that works
@@ -12,9 +18,9 @@ const CHECK_EMAIL = (email: string) =>
 const CHANGED = 'Your password has been changed. Sign in with your new password.';
 
 /** From the provider's sign-in page: asks for a reset link for `email` and checks the answer. */
-async function askForLink(page: Page, email: string): Promise<string> {
+async function askForLink(page: Page, email: string, origin = ''): Promise<string> {
   const since = new Date(Date.now() - 1000).toISOString();
-  await page.goto('/profile');
+  await page.goto(`${origin}/profile`);
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
@@ -25,8 +31,8 @@ async function askForLink(page: Page, email: string): Promise<string> {
 }
 
 /** The link of the newest "Reset your password" mail to `email` after `since`, and that mail's date. */
-async function resetMail(request: APIRequestContext, email: string, since: string) {
-  const mail = await noticeFor(request, email, 'Reset your password', since);
+async function resetMail(request: APIRequestContext, email: string, since: string, origin?: string) {
+  const mail = await noticeFor(request, email, 'Reset your password', since, () => true, origin);
   const link = /https?:\/\/\S+\/reset-password\/link\?token=[\w-]+/.exec(mail.text)?.[0];
   if (!link) throw new Error(`No reset link in: ${mail.text}`);
   return { link, date: mail.date };
@@ -78,7 +84,7 @@ test('forgot password: the same answer for any email; the link works once, sets 
     // The Password page's live checklist, from the same shared policy.
     await page.getByLabel('New Password').fill('short');
     await expect(page.getByRole('list', { name: 'Password rules' })).toBeVisible();
-    const newPassword = `Reset-${Date.now()}-Ok9`;
+    const newPassword = NEW_PASSWORD;
     await chooseNewPassword(page, newPassword);
     await expectNoSeriousViolations(page, 'the sign-in page after a reset');
     await signInOnProvider(page, { email: user.email, password: newPassword });
@@ -150,7 +156,7 @@ test('forgot password with the authenticator app on: the code comes first; a loc
   ).toBeVisible();
   await page.getByLabel('Verification code').fill(await app.code());
   await page.getByRole('button', { name: 'Verify' }).click();
-  const newPassword = `Reset-${Date.now()}-Ok9`;
+  const newPassword = NEW_PASSWORD;
   await chooseNewPassword(page, newPassword);
 
   // The lockout is lifted: the new password signs in, then the second step.
@@ -159,4 +165,36 @@ test('forgot password with the authenticator app on: the code comes first; a loc
   await page.getByLabel('Verification code').fill(await app.code());
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(/\/profile$/);
+});
+
+test("a link 30 minutes old on the server's clock has expired: the page says so and asks for a new one", async ({
+  page,
+  request,
+}) => {
+  // A server of this test's own whose clock the test moves (support/moved-clock.mjs): the suite's server keeps
+  // real time for every other test.
+  const stepMs = 30 * 60 * 1000 + 1000;
+  const clockFile = path.join(tmpdir(), `moved-clock-${randomUUID()}`);
+  const portal = await startPortal({ MOVED_CLOCK_STEP_MS: String(stepMs), MOVED_CLOCK_FILE: clockFile }, [
+    '--import',
+    path.join(REPO_ROOT, 'e2e', 'support', 'moved-clock.mjs'),
+  ]);
+  try {
+    const user = await createUser({ dataDir: portal.dataDir });
+    const since = await askForLink(page, user.email, portal.origin);
+    const { link } = await resetMail(request, user.email, since, portal.origin);
+    expect(link.startsWith(`${portal.origin}/`)).toBe(true);
+
+    portal.child.kill('SIGUSR2');
+    await expect.poll(() => readFileSync(clockFile, { encoding: 'utf8', flag: 'a+' })).toBe(String(stepMs));
+    await page.goto(link);
+    await expect(
+      page.getByRole('heading', { name: 'This link has expired or was already used' }),
+    ).toBeVisible();
+    await page.getByRole('link', { name: 'Ask for a new link' }).click();
+    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+  } finally {
+    await portal.stop();
+    rmSync(clockFile, { force: true });
+  }
 });

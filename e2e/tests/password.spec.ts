@@ -1,10 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createUser, type TestUser } from '../support/users.js';
+import { NEW_PASSWORD, createUser, type TestUser } from '../support/users.js';
 import { signIn, signInOnProvider } from '../support/sign-in.js';
 import { fillPasswordForm, openPasswordChange } from './password-helpers.js';
-
-// Shares no 3 characters with createUser()'s emails (e2e-<8 hex>@example.org) and meets every rule.
-const NEW_PASSWORD = 'Tumbling-Down-7Q';
 
 async function openChangeView(page: Page, user: TestUser) {
   await signIn(page, user, '/password');

@@ -1,14 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousViolations } from '../support/axe.js';
-import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
+import { accessTokenOf, signInNewUser, signInOnProvider } from '../support/sign-in.js';
+import { NEW_PASSWORD } from '../support/users.js';
 import { enrolAuthenticator, noticeFor } from './security-helpers.js';
 
 // Recovery codes (issue 20): made on the Security page once a 2-step method is on, shown once, then a way in at the
 // provider's 2-step step and a way through step-up. Each code works once; new codes void the old ones.
-
-// Without animations (the page honours prefers-reduced-motion): axe runs on dialogs that opened over a toast.
-test.use({ reducedMotion: 'reduce' });
 
 const CODE = /[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}/g;
 const DIALOG = '[role=dialog]';
@@ -146,7 +144,7 @@ test('recovery codes: made once a 2-step method is on and shown once (Copy, Down
     await lost.getByLabel('Verification code').fill(renewed[0]!);
     await lost.getByRole('button', { name: 'Verify' }).click();
     await expect(lost.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
-    const newPassword = `Recovered-${Date.now()}-Ok9`;
+    const newPassword = NEW_PASSWORD;
     await lost.getByLabel('New Password').fill(newPassword);
     await lost.getByLabel('Confirm Password').fill(newPassword);
     await lost.getByRole('button', { name: 'Save' }).click();
@@ -156,4 +154,69 @@ test('recovery codes: made once a 2-step method is on and shown once (Copy, Down
   } finally {
     await resetting.close();
   }
+});
+
+test('Print shows only the codes; at 3 codes left, the page and the notice mail of the use say to generate new ones', async ({
+  page,
+  request,
+}) => {
+  const user = await signInNewUser(page, '/security');
+  await enrolAuthenticator(page);
+  const section = recoverySection(page);
+  await section.getByRole('button', { name: 'Generate recovery codes' }).click();
+
+  // Print: the browser's print dialog (counted here: headless Chromium has none), and in print media only the
+  // codes show, at the top left of the sheet.
+  const dialog = page.getByRole('dialog', { name: 'Save your recovery codes' });
+  await page.evaluate(() => {
+    const counted = window as unknown as { printed: number };
+    counted.printed = 0;
+    window.print = () => {
+      counted.printed += 1;
+    };
+  });
+  await dialog.getByRole('button', { name: 'Print' }).click();
+  expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+  await page.emulateMedia({ media: 'print' });
+  // The dialog itself is hidden in print: found with the hidden ones, then only its list shows.
+  const printed = page.getByRole('dialog', { name: 'Save your recovery codes', includeHidden: true });
+  const list = printed.getByRole('list', { name: 'Your recovery codes' });
+  await expect(list).toBeVisible();
+  await expect(list.getByRole('listitem')).toHaveCount(10);
+  await expect(printed.getByText('Keep these codes somewhere safe')).toBeHidden();
+  await expect(printed.getByRole('button', { name: 'Done', includeHidden: true })).toBeHidden();
+  await expect(page.getByRole('heading', { name: 'Recovery codes' })).toBeHidden();
+  await expect(page.getByRole('navigation', { name: 'Account pages' })).toBeHidden();
+  await expect(printed.getByText(`Recovery codes for ${user.email}`)).toBeVisible();
+  const sheet = await printed.locator('.recovery-codes-print').boundingBox();
+  expect(sheet).toMatchObject({ x: 0, y: 0 });
+  await page.emulateMedia({ media: 'screen' });
+  // On the screen, the sheet's heading is not shown: the dialog says it all.
+  await expect(dialog.getByText(`Recovery codes for ${user.email}`)).toBeHidden();
+  const codes = await saveCodes(page);
+
+  // Seven codes spent through step-up, as seven lost-phone moments would (the call the step-up screen makes).
+  const since = new Date(Date.now() - 1000).toISOString();
+  const token = await accessTokenOf(page);
+  for (const code of codes.slice(0, 7)) {
+    const used = await request.post(`/api/stepup/${user.sub}/recovery-code/verify`, {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { recoveryCode: code },
+    });
+    expect(used.status(), await used.text()).toBe(200);
+  }
+  const warning = "Only 3 recovery codes left. Generate new ones so you don't get locked out.";
+  const notice = await noticeFor(
+    request,
+    user.email,
+    'A recovery code was used for your F5 account',
+    since,
+    (message) => message.text.includes('Recovery codes left: 3.'),
+  );
+  expect(notice.text).toContain(warning);
+
+  await page.reload();
+  await expect(section).toContainText('3 of 10 codes left');
+  await expect(section).toContainText(warning);
+  await expectNoSeriousViolations(page, 'the recovery codes section with few codes left');
 });

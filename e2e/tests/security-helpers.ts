@@ -99,13 +99,17 @@ export function noticeFor(
   email: string,
   subject: string | RegExp,
   since = '1970-01-01T00:00:00.000Z',
+  also: (message: MailboxMessage) => boolean = () => true,
+  origin = PORTAL,
 ): Promise<MailboxMessage> {
   return waitForMessage(
     request,
     (message) =>
       message.to === email &&
       message.date > since &&
-      (typeof subject === 'string' ? message.subject === subject : subject.test(message.subject)),
+      (typeof subject === 'string' ? message.subject === subject : subject.test(message.subject)) &&
+      also(message),
+    origin,
   );
 }
 

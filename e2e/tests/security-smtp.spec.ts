@@ -1,13 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { type AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { SMTPServer } from 'smtp-server';
-import { REPO_ROOT } from '../support/paths.js';
-import { STARTUP_TIMEOUT_MS } from '../support/server-processes.js';
+import { startPortal } from '../support/portal-process.js';
 import { createUser } from '../support/users.js';
 import { signInOnProvider } from '../support/sign-in.js';
 import { emailSection, emailSwitch, logout, waitForResendWindow } from './security-helpers.js';
@@ -16,15 +11,6 @@ interface Received {
   to: string[];
   raw: string;
   date: string;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  probe.listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** A real SMTP server on an ephemeral loopback port, keeping what it receives. */
@@ -52,54 +38,6 @@ async function startSmtp() {
   return { received, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** A second portal server of this test's own, with SMTP_URL; the shared webServer cannot be reconfigured. */
-async function startPortal(smtpPort: number) {
-  const port = await freePort();
-  const origin = `http://localhost:${port}`;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-smtp-'));
-  const settings = JSON.parse(
-    readFileSync(path.join(REPO_ROOT, 'config', 'settings.json'), 'utf8'),
-  ) as Record<string, unknown>;
-  const settingsFile = path.join(dataDir, 'settings.json');
-  writeFileSync(settingsFile, JSON.stringify({ ...settings, Domain: origin }));
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO_ROOT, 'server', 'dist', 'server.js')], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PUBLIC_URL: origin,
-      DATA_DIR: dataDir,
-      SETTINGS_FILE: settingsFile,
-      SHELL_DIST: path.join(REPO_ROOT, 'shell', 'dist'),
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      MAIL_FROM: 'My Profile <no-reply@example.org>',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    await expect(async () => {
-      if (child.exitCode !== null) throw new Error(`The second server stopped: ${stderr}`);
-      const response = await fetch(`${origin}/healthz`);
-      expect(response.ok).toBe(true);
-    }).toPass({ timeout: STARTUP_TIMEOUT_MS });
-  } catch (error) {
-    // A server that did not come up in time is still running: it must not outlive the test.
-    await stop();
-    throw error;
-  }
-  return { origin, dataDir, stop };
-}
-
 function codeOf(message: Received | undefined): string {
   const code = message && /Your verification code is (\d{6})/.exec(message.raw)?.[1];
   if (!code) throw new Error('No code in the message');
@@ -112,7 +50,10 @@ test('with SMTP_URL, codes and notices travel through a real SMTP server: email 
   page,
 }) => {
   const smtp = await startSmtp();
-  const portal = await startPortal(smtp.port);
+  const portal = await startPortal({
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    MAIL_FROM: 'My Profile <no-reply@example.org>',
+  });
   try {
     // An account in this server's own directory.
     const user = await createUser({ dataDir: portal.dataDir });

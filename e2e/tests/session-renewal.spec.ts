@@ -3,13 +3,11 @@
 // iframe), sends the refused call once more, and the holder notices nothing; a copied refresh token, which has no
 // cookie, stays dead.
 import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
-import { createUser } from '../support/users.js';
+import { NEW_PASSWORD, createUser } from '../support/users.js';
 import { signIn } from '../support/sign-in.js';
 import { fillPasswordForm, openPasswordChange } from './password-helpers.js';
 import { PORTAL } from './security-helpers.js';
 
-// Shares no 3 characters with createUser()'s emails (e2e-<8 hex>@example.org) and meets every rule.
-const NEW_PASSWORD = 'Tumbling-Down-7Q';
 const PROVIDER = `${PORTAL}/oauth2/default`;
 
 /** The refresh token the shell keeps (okta-auth-js token storage in localStorage). */

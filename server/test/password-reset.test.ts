@@ -14,6 +14,7 @@ import {
   LINK_EXPIRED_TITLE,
   LOST_EVERYTHING,
   NEW_PASSWORD_TITLE,
+  RECOVERY_CODE_HINT,
   RESET_TITLE,
   RESET_UNAVAILABLE,
   SEND_RESET_LINK,
@@ -431,6 +432,8 @@ describe('2-step verification', () => {
     expect(opened.body).toContain('<label for="code">Verification code</label>');
     expect(opened.body).not.toContain('Send code by email');
     expect(opened.body).toContain(LOST_EVERYTHING);
+    // No recovery codes on this account: no hint that points to them.
+    expect(opened.body).not.toContain(RECOVERY_CODE_HINT);
     expect(opened.body).toContain('<a href="https://www.example.com/contact">Contact us</a>');
     expect(hiddenFields(opened.body).csrf).toBe(token);
 

@@ -7,9 +7,8 @@ import type { OktaTestUser } from '../../support/okta.js';
 import { SIGN_IN_REFUSED } from '../../../server/test/support/okta-org/index.js';
 import { logout } from '../security-helpers.js';
 import { fillPasswordForm, openPasswordChange } from '../password-helpers.js';
+import { NEW_PASSWORD } from '../../support/users.js';
 
-// Meets the portal's rules and the org's (a symbol), and shares no part with the users' logins (okta-<hex>@…).
-const NEW_PASSWORD = 'Tumbling-Down-7Q';
 // Meets every rule of the portal's, so the page lets it through; the org's policy asks for a symbol too.
 const NO_SYMBOL = 'TumblingDown7Q';
 

@@ -58,6 +58,8 @@ export const MISSING_NEW_PASSWORD = 'Enter a new password.';
  */
 export interface ResetRecoveryCodes {
   use(userId: string, typed: string): Promise<'used' | 'wrong'>;
+  /** The account's unused codes: the code step offers them only when there is one. */
+  left(userId: string): Promise<number>;
 }
 
 /** The outbox, as the reset queues into it: the notifier's notices, and the link mail (sealed until sent). */
@@ -223,15 +225,20 @@ export class PasswordReset implements PasswordResetFlow {
     return { required: others.length > 0, emailOnly: others.length === 0 && active.includes('email') };
   }
 
-  private codeStep(statusCode: number, extra: { error?: string; retryAfterMs?: number } = {}): ResetLinkStep {
-    return { kind: 'code', statusCode, recoveryCodes: this.deps.recoveryCodes !== undefined, ...extra };
+  private async codeStep(
+    user: User,
+    statusCode: number,
+    extra: { error?: string; retryAfterMs?: number } = {},
+  ): Promise<ResetLinkStep> {
+    const left = (await this.deps.recoveryCodes?.left(user.id)) ?? 0;
+    return { kind: 'code', statusCode, recoveryCodes: left > 0, ...extra };
   }
 
   async open(token: string): Promise<ResetLinkStep> {
     const live = await this.live(token);
     if (!live) return { kind: 'invalid' };
     const factor = await this.secondFactor(live.user);
-    if (factor.required && !live.record.factorVerified) return this.codeStep(200);
+    if (factor.required && !live.record.factorVerified) return this.codeStep(live.user, 200);
     return { kind: 'password', statusCode: 200, email: live.user.email, emailOnly2Step: factor.emailOnly };
   }
 
@@ -248,18 +255,18 @@ export class PasswordReset implements PasswordResetFlow {
     };
     if (!factor.required || record.factorVerified) return passwordStep;
     const typed = code.trim();
-    if (typed === '') return this.codeStep(400, { error: 'Enter the verification code.' });
+    if (typed === '') return this.codeStep(user, 400, { error: 'Enter the verification code.' });
     try {
       await this.checkCode(user, typed, context.userAgent);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       if (error.code === API_ERRORS.invalidCode.code) {
-        return this.codeStep(400, {
+        return this.codeStep(user, 400, {
           error: 'That verification code is not correct. Check it and try again.',
         });
       }
       const retryAfter = Number(error.headers['Retry-After']);
-      return this.codeStep(error.statusCode, {
+      return this.codeStep(user, error.statusCode, {
         error: error.message,
         ...(Number.isFinite(retryAfter) ? { retryAfterMs: retryAfter * 1000 } : {}),
       });
@@ -296,7 +303,7 @@ export class PasswordReset implements PasswordResetFlow {
     if (!live || !(await this.countPost(live.record))) return { kind: 'invalid' };
     const { record, user } = live;
     const factor = await this.secondFactor(user);
-    if (factor.required && !record.factorVerified) return this.codeStep(403);
+    if (factor.required && !record.factorVerified) return this.codeStep(user, 403);
     const errors = refusalsOf(newPassword, confirmPassword, user.email);
     if (errors.length > 0) {
       return {

@@ -170,6 +170,7 @@ export default fp(
       // The reset counts each attempt under the wrong-code throttle itself (checkCode): the use does not count it again.
       recoveryCodes: {
         use: (userId, typed) => app.useRecoveryCode(userId, typed, { use: 'password-reset', counted: false }),
+        left: (userId) => app.recoveryCodes.left(userId),
       },
     });
     app.decorate('passwordResets', resets);

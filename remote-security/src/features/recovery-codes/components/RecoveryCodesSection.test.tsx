@@ -320,8 +320,11 @@ describe('Save your recovery codes', () => {
     expect(print).toHaveBeenCalledTimes(1);
     const css = [...document.querySelectorAll('style')].map((style) => style.textContent).join('');
     expect(css).toContain('@media print');
-    expect(within(dialog).getByRole('list', { name: 'Your recovery codes' })).toHaveClass(
-      'recovery-codes-print',
-    );
+    const sheet = within(dialog)
+      .getByRole('list', { name: 'Your recovery codes' })
+      .closest('.recovery-codes-print');
+    expect(sheet).not.toBeNull();
+    // Whose codes and when, on the sheet (shown in print only).
+    expect(sheet).toHaveTextContent('Recovery codes for alice@example.com');
   });
 });

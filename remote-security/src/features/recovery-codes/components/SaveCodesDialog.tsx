@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { Button, Flex, Modal } from 'shared-ui';
 import type { RecoveryCodesGenerated } from 'shared-auth';
-import { CODES_FILE_NAME, codesFileText } from '../model/recoveryCodes.js';
+import { CODES_FILE_NAME, codesFileText, codesHeading } from '../model/recoveryCodes.js';
 
 /** The dialog's texts: here, not in texts.ts, so they load with the dialog's chunk. */
 const TEXTS = {
@@ -36,7 +36,8 @@ export interface SaveCodesDialogProps {
 
 const PRINT_CLASS = 'recovery-codes-print';
 // While the dialog is open, printing shows the codes and nothing else of the page.
-const PRINT_CSS = `@media print{body *{visibility:hidden!important}.${PRINT_CLASS},.${PRINT_CLASS} *{visibility:visible!important}.${PRINT_CLASS}{position:fixed;left:0;top:0}}`;
+const PRINT_ONLY_CLASS = 'recovery-codes-print-only';
+const PRINT_CSS = `.${PRINT_ONLY_CLASS}{display:none}@media print{body *{visibility:hidden!important}.${PRINT_CLASS},.${PRINT_CLASS} *{visibility:visible!important}.${PRINT_CLASS}{position:fixed;left:0;top:0}.${PRINT_ONLY_CLASS}{display:block}}`;
 
 const CHECKBOX_ID = 'recovery-codes-saved';
 
@@ -94,23 +95,30 @@ export default function SaveCodesDialog({
     >
       <style>{PRINT_CSS}</style>
       <p>{TEXTS.intro}</p>
-      <ul
-        aria-label={TEXTS.listLabel}
-        className={PRINT_CLASS}
-        style={{
-          fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-          fontSize: 16,
-          listStyle: 'none',
-          padding: 0,
-          columns: 2,
-        }}
-      >
-        {generated.codes.map((code) => (
-          <li key={code} style={{ padding: '2px 0' }}>
-            {code}
-          </li>
-        ))}
-      </ul>
+      <div className={PRINT_CLASS}>
+        {/* On the printed sheet only: whose codes, and when (the downloaded file's first lines). */}
+        <div className={PRINT_ONLY_CLASS}>
+          {codesHeading(email, generated).map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+        </div>
+        <ul
+          aria-label={TEXTS.listLabel}
+          style={{
+            fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+            fontSize: 16,
+            listStyle: 'none',
+            padding: 0,
+            columns: 2,
+          }}
+        >
+          {generated.codes.map((code) => (
+            <li key={code} style={{ padding: '2px 0' }}>
+              {code}
+            </li>
+          ))}
+        </ul>
+      </div>
       <Flex gap={8} wrap>
         <Button onClick={() => void copy()}>{TEXTS.copy}</Button>
         <Button onClick={download}>{TEXTS.download}</Button>

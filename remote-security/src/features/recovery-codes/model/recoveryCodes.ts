@@ -143,13 +143,15 @@ export function lowCodesWarning(left: number): string {
 export const CODES_FILE_NAME = 'recovery-codes.txt';
 
 /** The downloaded file: whose codes, when they were made, the codes one per line. */
-export function codesFileText(email: string, generated: RecoveryCodesGenerated): string {
+/** What a saved copy says above the codes (the file, the printed sheet): whose, when, and how they work. */
+export function codesHeading(email: string, generated: RecoveryCodesGenerated): string[] {
   return [
     `Recovery codes for ${email}`,
     `Generated ${shortDate(generated.generatedAt) || generated.generatedAt}`,
     'Each code works once.',
-    '',
-    ...generated.codes,
-    '',
-  ].join('\n');
+  ];
+}
+
+export function codesFileText(email: string, generated: RecoveryCodesGenerated): string {
+  return [...codesHeading(email, generated), '', ...generated.codes, ''].join('\n');
 }
