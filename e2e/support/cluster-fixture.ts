@@ -26,12 +26,11 @@ export const test = base.extend<{ cluster: Cluster }, { clusterOfWorker: Cluster
     await use(clusterOfWorker);
     if (testInfo.status !== testInfo.expectedStatus) {
       await testInfo.attach('cluster output', { body: clusterOfWorker.logs(), contentType: 'text/plain' });
-      const requests = clusterOfWorker
-        .requestsSince(mark)
-        .map(
-          (r) =>
-            `${r.seq} ${r.instance ?? '-'} ${r.status} ${r.ms}ms ${r.method} ${r.url}${r.proxyError ? ` (${r.proxyError})` : ''}`,
-        );
+      const requests = clusterOfWorker.requestsSince(mark).map(
+        (r) =>
+          // Status 0: still unanswered when the test ended, `ago` after it was sent.
+          `${r.seq} ${r.instance ?? '-'} ${r.status} ${r.status === 0 ? `unanswered, sent ${Date.now() - r.startedAt}ms ago` : `${r.ms}ms`} ${r.method} ${r.url}${r.proxyError ? ` (${r.proxyError})` : ''}`,
+      );
       await testInfo.attach('proxy record', { body: requests.join('\n'), contentType: 'text/plain' });
     }
   },

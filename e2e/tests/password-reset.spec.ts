@@ -184,6 +184,9 @@ test("a link 30 minutes old on the server's clock has expired: the page says so 
     const since = await askForLink(page, user.email, portal.origin);
     const { link } = await resetMail(request, user.email, since, portal.origin);
     expect(link.startsWith(`${portal.origin}/`)).toBe(true);
+    // Before the move, the link works (opening it uses nothing up): what follows is the clock's doing.
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
 
     portal.child.kill('SIGUSR2');
     await expect.poll(() => readFileSync(clockFile, { encoding: 'utf8', flag: 'a+' })).toBe(String(stepMs));

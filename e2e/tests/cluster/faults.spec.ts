@@ -13,8 +13,9 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const OUTAGE_MS = 10_000;
 
 // A kill, a restart and a database outage, each with a browser and 8 writers beside the other projects: up to
-// 90 s on a loaded machine, so 150 s.
-test.describe.configure({ timeout: 150_000 });
+// 90 s on a loaded machine, and the kill test once took longer than 150 s with a second jest run beside the
+// suite (load 14 on 2 cores; its restarted instance was serving, the page's reload still under way): 240 s.
+test.describe.configure({ timeout: 240_000 });
 
 test('kill -9 of one instance during concurrent writes: the other serves, the page keeps working, and every acknowledged write is there', async ({
   page,
@@ -74,7 +75,14 @@ test('kill -9 of one instance during concurrent writes: the other serves, the pa
   await load.expectEveryAcknowledgedWrite();
 
   // B comes back on the same settings and serves again, from the same database.
+  const restartStarted = Date.now();
   await cluster.restart('B');
+  test
+    .info()
+    .annotations.push({
+      type: 'restart',
+      description: `B served again after ${Date.now() - restartStarted} ms`,
+    });
   const mark = cluster.proxy.mark();
   await page.reload();
   await expect(page.getByRole('table')).toContainText('Survivor');
