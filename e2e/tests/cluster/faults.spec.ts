@@ -77,12 +77,10 @@ test('kill -9 of one instance during concurrent writes: the other serves, the pa
   // B comes back on the same settings and serves again, from the same database.
   const restartStarted = Date.now();
   await cluster.restart('B');
-  test
-    .info()
-    .annotations.push({
-      type: 'restart',
-      description: `B served again after ${Date.now() - restartStarted} ms`,
-    });
+  test.info().annotations.push({
+    type: 'restart',
+    description: `B served again after ${Date.now() - restartStarted} ms`,
+  });
   const mark = cluster.proxy.mark();
   await page.reload();
   await expect(page.getByRole('table')).toContainText('Survivor');
