@@ -14,6 +14,17 @@ import {
   googleEnrollResponseSchema,
   resetBodySchema,
 } from './multifactor.js';
+import {
+  PASSKEY_STEP_UP_SEGMENT,
+  passkeyAuthenticationBodySchema,
+  passkeyAuthenticationOptionsSchema,
+  passkeyListSchema,
+  passkeyParamsSchema,
+  passkeyRegistrationBodySchema,
+  passkeyRegistrationOptionsSchema,
+  passkeyRenameBodySchema,
+  passkeySchema,
+} from './passkeys.js';
 import { passwordChangeRequestSchema, passwordChangeResponseSchema } from './password.js';
 import { isFederatedResponseSchema, profileUpdateResponseSchema, profileUpdateSchema } from './profile.js';
 import {
@@ -205,6 +216,76 @@ export const apiCalls = {
     body: noBody,
     response: recoveryCodesGeneratedSchema,
     errors: ['federatedUser', 'stepUpRequired', 'noActiveFactor', 'recoveryCodesUnavailable'],
+  }),
+  stepUpPasskeyOptions: defineCall({
+    method: 'POST',
+    path: `/api/stepup/:sub/${PASSKEY_STEP_UP_SEGMENT}/options`,
+    params: subParamsSchema,
+    body: noBody,
+    response: passkeyAuthenticationOptionsSchema,
+    errors: ['federatedUser', 'factorState', 'rateLimited', 'passkeysUnavailable'],
+  }),
+  stepUpVerifyPasskey: defineCall({
+    method: 'POST',
+    path: `/api/stepup/:sub/${PASSKEY_STEP_UP_SEGMENT}/verify`,
+    params: subParamsSchema,
+    body: passkeyAuthenticationBodySchema,
+    response: stepUpVerifyResponseSchema,
+    okMeansDone: true,
+    errors: ['federatedUser', 'passkeyRefused', 'factorState', 'rateLimited', 'passkeysUnavailable'],
+  }),
+  passkeys: defineCall({
+    method: 'GET',
+    path: '/api/passkeys/:sub',
+    params: subParamsSchema,
+    response: passkeyListSchema,
+    errors: ['federatedUser'],
+  }),
+  passkeyRegistrationOptions: defineCall({
+    method: 'POST',
+    path: '/api/passkeys/:sub/registration/options',
+    params: subParamsSchema,
+    body: noBody,
+    response: passkeyRegistrationOptionsSchema,
+    // factorState: the account holds PASSKEYS_MAX passkeys already.
+    errors: [
+      'federatedUser',
+      'stepUpRequired',
+      'reauthenticationRequired',
+      'factorState',
+      'passkeysUnavailable',
+    ],
+  }),
+  passkeyRegistrationVerify: defineCall({
+    method: 'POST',
+    path: '/api/passkeys/:sub/registration/verify',
+    params: subParamsSchema,
+    body: passkeyRegistrationBodySchema,
+    response: passkeySchema,
+    errors: [
+      'federatedUser',
+      'stepUpRequired',
+      'reauthenticationRequired',
+      'passkeyRefused',
+      'factorState',
+      'passkeysUnavailable',
+    ],
+  }),
+  passkeyRename: defineCall({
+    method: 'PUT',
+    path: '/api/passkeys/:sub/:id/name',
+    params: passkeyParamsSchema,
+    body: passkeyRenameBodySchema,
+    response: passkeySchema,
+    errors: ['federatedUser', 'notFound', 'passkeysUnavailable'],
+  }),
+  passkeyRemove: defineCall({
+    method: 'DELETE',
+    path: '/api/passkeys/:sub/:id',
+    params: passkeyParamsSchema,
+    body: noBody,
+    response: passkeyListSchema,
+    errors: ['federatedUser', 'stepUpRequired', 'notFound', 'lastFactor', 'passkeysUnavailable'],
   }),
   reauthenticate: defineCall({
     method: 'POST',

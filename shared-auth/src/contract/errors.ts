@@ -61,6 +61,13 @@ export const API_ERRORS = {
   noActiveFactor: { status: 409, code: 'no_active_factor' },
   /** 409 (Okta mode): the identity provider's sign-in cannot accept the portal's recovery codes. */
   recoveryCodesUnavailable: { status: 409, code: 'recovery_codes_unavailable' },
+  /**
+   * 400: the browser's passkey answer is refused (a wrong or used challenge, another origin, no user verification, an
+   * unknown or another account's passkey, a signature counter that went backwards).
+   */
+  passkeyRefused: { status: 400, code: 'passkey_refused' },
+  /** 409: this identity backend cannot hold passkeys for the portal, or cannot do this with them (rename in Okta mode). */
+  passkeysUnavailable: { status: 409, code: 'passkeys_unavailable' },
 
   // ---- Passwords ------------------------------------------------------------------------------------------
   /** 400: the password entered (current password, or "Confirm it's you") is not the account's. */

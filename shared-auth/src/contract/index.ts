@@ -6,6 +6,7 @@ export * from './errors.js';
 export * from './factors.js';
 export * from './mask-email.js';
 export * from './multifactor.js';
+export * from './passkeys.js';
 export * from './password.js';
 export * from './password-policy.js';
 export * from './paths.js';

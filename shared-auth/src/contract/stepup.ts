@@ -10,6 +10,8 @@ export const activeFactorsDataSchema = z.object({
   sms: z.object({ phoneNumber: z.string().optional() }).optional(),
   googleAuth: z.object({}).optional(),
   email: z.object({ maskedEmail: z.string() }).optional(),
+  /** The holder's passkeys (contract/passkeys.ts), when there are any. A server of the spec sends none. */
+  passkey: z.object({ count: z.number().int().min(1) }).optional(),
 });
 export type ActiveFactorsData = z.infer<typeof activeFactorsDataSchema>;
 export type StepUpFactorType = keyof ActiveFactorsData;
