@@ -1,5 +1,6 @@
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { createGuardrails, generateSync } from 'otplib';
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
 
 export const PORTAL = 'http://localhost:3000';
@@ -119,12 +120,24 @@ export async function waitForResendWindow(message: { date: string }): Promise<vo
   if (wait > 0) await sleep(wait);
 }
 
+/** What an enrolment helper does besides enrolling: axe on each of its screens (`checkA11y`), a wrong code first. */
+export interface EnrolOptions {
+  wrongFirst?: boolean;
+  checkA11y?: boolean;
+}
+
+/** Axe on `screen` when the caller asked for it (the enrolments' screens are checked in the journey that shows them). */
+async function axeIf(page: Page, options: EnrolOptions, screen: string, include?: string): Promise<void> {
+  if (options.checkA11y) await expectNoSeriousViolations(page, screen, include ? { include } : {});
+}
+
 /** The setup key from the 'Enter a Setup Key' dialog (spaces between groups removed). */
-export async function readSetupKey(page: Page): Promise<string> {
+export async function readSetupKey(page: Page, options: EnrolOptions = {}): Promise<string> {
   await page.getByRole('button', { name: "Can't scan the QR code?" }).click();
   const dialog = page.getByRole('dialog', { name: 'Enter a Setup Key' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText('Time based');
+  await axeIf(page, options, "the 'Enter a Setup Key' dialog", '[role=dialog]');
   const secret = (await dialog.getByLabel('Setup key').innerText()).replace(/\s+/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
   await dialog.getByRole('button', { name: 'Close' }).click();
@@ -139,16 +152,16 @@ export const googleSection = (page: Page) => page.getByRole('region', { name: 'G
 export const emailSection = (page: Page) => page.getByRole('region', { name: /^(Email|Your Email Factor)$/ });
 
 /** On the factors page: sets up the authenticator app through the setup key. Wrong code first if asked. */
-export async function enrolAuthenticator(
-  page: Page,
-  options: { wrongFirst?: boolean } = {},
-): Promise<Authenticator> {
+export async function enrolAuthenticator(page: Page, options: EnrolOptions = {}): Promise<Authenticator> {
   await expect(appSwitch(page)).toBeEnabled();
   await appSwitch(page).click();
   await expect(page.getByRole('link', { name: 'Google Authenticator on the App Store' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Google Authenticator on Google Play' })).toBeVisible();
-  await expect(page.getByRole('img', { name: 'QR code to scan with Google Authenticator' })).toBeVisible();
-  const app = new Authenticator(await readSetupKey(page));
+  await expect(
+    page.getByRole('img', { name: 'QR code to scan with Google Authenticator' }).locator('svg[aria-hidden]'),
+  ).toBeVisible();
+  await axeIf(page, options, 'the authenticator app enrolment with its QR code');
+  const app = new Authenticator(await readSetupKey(page, options));
   await confirmAuthenticatorSetup(page, app, options);
   return app;
 }
@@ -157,13 +170,14 @@ export async function enrolAuthenticator(
 export async function confirmAuthenticatorSetup(
   page: Page,
   app: Authenticator,
-  options: { wrongFirst?: boolean } = {},
+  options: EnrolOptions = {},
 ): Promise<void> {
   const section = googleSection(page);
   if (options.wrongFirst) {
     await section.getByLabel('Verification code').fill(wrongCode(app.secret));
     await section.getByRole('button', { name: 'Verify' }).click();
     await expect(section.getByRole('alert')).toHaveText('Not a correct verification code');
+    await axeIf(page, options, 'the authenticator app enrolment with a wrong code');
   }
   await section.getByLabel('Verification code').fill(await app.code());
   await section.getByRole('button', { name: 'Verify' }).click();
@@ -176,11 +190,13 @@ export async function enrolEmail(
   page: Page,
   request: APIRequestContext,
   email: string,
-  options: { wrongFirst?: boolean } = {},
+  options: EnrolOptions = {},
 ): Promise<MailboxMessage> {
   await expect(emailSwitch(page)).toBeEnabled();
   await emailSwitch(page).click();
   const section = emailSection(page);
+  await expect(section.getByRole('button', { name: 'Send Code' })).toBeVisible();
+  await axeIf(page, options, 'the email enrolment (step 1)');
   const before = new Date(Date.now() - 1000).toISOString();
   await section.getByRole('button', { name: 'Send Code' }).click();
   await expect(section.getByRole('button', { name: /^Resend \(\d+s\)$/ })).toBeDisabled();
@@ -189,6 +205,7 @@ export async function enrolEmail(
     await section.getByLabel('Verification code').fill(message.code === '000000' ? '111111' : '000000');
     await section.getByRole('button', { name: 'Verify' }).click();
     await expect(section.getByRole('alert')).toHaveText('Invalid verification code');
+    await axeIf(page, options, 'the email enrolment (step 2, wrong code)');
   }
   await section.getByLabel('Verification code').fill(message.code);
   await section.getByRole('button', { name: 'Verify' }).click();

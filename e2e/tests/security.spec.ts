@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { signInNewUser } from '../support/sign-in.js';
 import {
   appSwitch,
@@ -17,6 +18,9 @@ import {
 
 // Codes come in 30-second steps and each may be used once: these flows can wait for the next step.
 test.describe.configure({ timeout: 150_000 });
+// Axe (support/axe.ts) looks at every screen of these journeys as they show it: the factors page, both
+// enrolments and their dialogs, the provider's code step and each step-up screen.
+const DIALOG = '[role=dialog]';
 
 test('enrol the authenticator app, sign in again with a code, and pass step-up with it (wrong codes first)', async ({
   page,
@@ -32,7 +36,9 @@ test('enrol the authenticator app, sign in again with a code, and pass step-up w
   await expect(page.getByRole('region', { name: 'Email' })).toContainText(
     'Use verification codes via email.',
   );
-  const app = await enrolAuthenticator(page, { wrongFirst: true });
+  await expect(emailSwitch(page)).toBeEnabled();
+  await expectNoSeriousViolations(page, 'the factors page (no factor)');
+  const app = await enrolAuthenticator(page, { wrongFirst: true, checkA11y: true });
   // The only active factor cannot be turned off, and nothing can be removed.
   await expect(appSwitch(page)).toBeChecked();
   await expect(appSwitch(page)).toBeDisabled();
@@ -47,17 +53,20 @@ test('enrol the authenticator app, sign in again with a code, and pass step-up w
   await second.getByRole('button', { name: 'Sign in' }).click();
   await expect(second.getByRole('heading', { name: '2-step verification' })).toBeVisible();
   await expect(second.getByRole('button', { name: 'Send code by email' })).toHaveCount(0);
+  await expectNoSeriousViolations(second, "the provider's verification-code step");
   await second.getByLabel('Verification code').fill(wrongCode(app.secret));
   await second.getByRole('button', { name: 'Verify' }).click();
   await expect(second.getByRole('alert')).toHaveText(
     'That verification code is not correct. Check it and try again.',
   );
+  await expectNoSeriousViolations(second, "the provider's verification-code step with a wrong code");
   await second.getByLabel('Verification code').fill(await app.code());
   await second.getByRole('button', { name: 'Verify' }).click();
   await expect(second).toHaveURL(/\/security$/);
 
   await expect(second.getByRole('heading', { name: 'Verify to continue' })).toBeVisible();
   await expect(second.getByText('You will access security information after verification.')).toBeVisible();
+  await expectNoSeriousViolations(second, "the step-up start ('Verify to continue')");
   await second.getByRole('button', { name: 'Verify' }).click();
   // One factor: straight to its screen.
   await expect(
@@ -66,10 +75,12 @@ test('enrol the authenticator app, sign in again with a code, and pass step-up w
   const input = second.getByLabel('Enter authentication code');
   await expect(input).toHaveAttribute('placeholder', '123456');
   await expect(second.getByRole('button', { name: 'Verify' })).toBeDisabled();
+  await expectNoSeriousViolations(second, 'the step-up Google Authenticator code screen');
   await input.fill(wrongCode(app.secret));
   await second.getByRole('button', { name: 'Verify' }).click();
   await expect(second.getByRole('alert')).toHaveText('Invalid verification code');
   await expect(second.getByRole('dialog', { name: 'Verifying' })).toBeHidden();
+  await expectNoSeriousViolations(second, 'the step-up Google Authenticator code screen with a wrong code');
   await input.fill(await app.code());
   await second.getByRole('button', { name: 'Verify' }).click();
   await expect(googleSection(second).getByText(/^Added /)).toBeVisible();
@@ -89,7 +100,7 @@ test('enrol email with the mailbox code, turn a factor off and on, and remove on
   request,
 }) => {
   const user = await signInNewUser(page, '/security');
-  await enrolEmail(page, request, user.email, { wrongFirst: true });
+  await enrolEmail(page, request, user.email, { wrongFirst: true, checkA11y: true });
   await expect(emailSection(page)).toContainText(/[a-z0-9]\.\.\.\.[a-z0-9]@example\.org/);
   await expect(emailSection(page).getByText(/^Added /)).toBeVisible();
   await expect(emailSwitch(page)).toBeDisabled();
@@ -98,10 +109,14 @@ test('enrol email with the mailbox code, turn a factor off and on, and remove on
   // Two active factors: either can be turned off or removed.
   await expect(page.getByRole('button', { name: 'remove' })).toHaveCount(2);
   await expect(emailSwitch(page)).toBeEnabled();
+  await expectNoSeriousViolations(page, 'the factors page (two factors)');
 
   await emailSwitch(page).click();
   let dialog = page.getByRole('dialog', { name: 'Turn off verification with email?' });
   await expect(dialog).toBeVisible();
+  await expectNoSeriousViolations(page, "the 'Turn off verification with email?' dialog", {
+    include: DIALOG,
+  });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await expect(emailSwitch(page)).toBeChecked();
@@ -123,6 +138,10 @@ test('enrol email with the mailbox code, turn a factor off and on, and remove on
 
   await googleSection(page).getByRole('button', { name: 'remove' }).click();
   dialog = page.getByRole('dialog', { name: 'Remove your Google Authenticator account?' });
+  await expect(dialog).toBeVisible();
+  await expectNoSeriousViolations(page, "the 'Remove your Google Authenticator account?' dialog", {
+    include: DIALOG,
+  });
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await expect(page.getByText('Google Authenticator was removed.')).toBeVisible();
   await expect(appSwitch(page)).not.toBeChecked();
@@ -185,11 +204,13 @@ test('with two factors, step-up offers a choice: Back and Cancel; the flow resum
   await expect(
     other.getByRole('heading', { name: 'Select a verification method to continue' }),
   ).toBeVisible();
+  await expectNoSeriousViolations(other, 'the step-up factor selection');
   await other.getByRole('button', { name: 'Back' }).click();
   await expect(other.getByRole('heading', { name: 'Verify to continue' })).toBeVisible();
   await other.getByRole('button', { name: 'Verify' }).click();
   await other.getByRole('button', { name: 'Verify with Email' }).click();
   await expect(other.getByRole('button', { name: 'Send authentication code' })).toBeVisible();
+  await expectNoSeriousViolations(other, 'the step-up email code screen');
   await other.getByRole('button', { name: 'Cancel' }).click();
   await other.getByRole('button', { name: 'Verify with Google Authenticator' }).click();
   await expect(
