@@ -28,7 +28,9 @@ test('kill -9 of one instance during concurrent writes: the other serves, the pa
   await signIn(page, pageUser!, '/profile');
   const users = await signInAll(browser, writers);
 
-  const load = new ProfileLoad(cluster.origin, users, { pauseMs: 0, timeoutMs: REQUEST_TIMEOUT_MS }, 'Kill');
+  // A steady load (4 writers, 20 ms apart), not a busy loop: a write is in flight at almost any moment, and the
+  // two cores stay free for the page and the other projects' tests.
+  const load = new ProfileLoad(cluster.origin, users, { pauseMs: 20, timeoutMs: REQUEST_TIMEOUT_MS }, 'Kill');
   let killedAt = 0;
   try {
     await load.acknowledged(60);
