@@ -18,7 +18,8 @@ let cdnRoot: string;
 let cdn: RemoteHost;
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  // A production webpack build: 15-40 s on a quiet machine, and over 180 s at load 20.
+  test.setTimeout(300_000);
   cdnRoot = tempFolder('cdn');
   // The team's changed build, uploaded next to others under a versioned path, as on a CDN.
   await buildRemoteCopy('remote-profile', path.join(cdnRoot, 'remote-profile', buildId), {

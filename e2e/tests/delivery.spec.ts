@@ -19,7 +19,8 @@ const NEXT_MAJOR = `${Number(SHARED_AUTH.split('.')[0]) + 1}.0.0`;
 let buildRoot: string;
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  // A production webpack build: 15-40 s on a quiet machine, and over 180 s at load 20.
+  test.setTimeout(300_000);
   buildRoot = tempFolder('next-major');
   // remote-profile as its team would build it against the next major of shared-auth.
   await buildRemoteCopy('remote-profile', buildRoot, {

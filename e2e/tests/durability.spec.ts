@@ -159,7 +159,8 @@ function acceptable(writes: Write[], initial: string): string[] {
 test('acknowledged profile and password writes survive a SIGKILL of the server mid-stream, and the database passes its integrity check', async ({
   browser,
 }) => {
-  test.setTimeout(120_000);
+  // Two server starts, four sign-ins and some 480 writes: about 70 s beside the suite, over 120 s at load 20.
+  test.setTimeout(240_000);
   const dataDir = tempFolder('durability');
   const settingsFile = path.join(dataDir, 'settings.json');
   const settings = JSON.parse(
