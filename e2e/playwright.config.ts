@@ -4,6 +4,7 @@ import path from 'node:path';
 import { CLUSTER_ORIGIN } from './support/cluster-ports.js';
 import { OKTA_PORTAL_ORIGIN } from './support/okta-ports.js';
 import { E2E_DATA_DIR, TEST_HOST_PORTS } from './support/paths.js';
+import { STARTUP_TIMEOUT_MS } from './support/server-processes.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -113,7 +114,7 @@ export default defineConfig({
         cwd: root,
         url: 'http://localhost:3000/healthz',
         reuseExistingServer: false,
-        timeout: 60_000,
+        timeout: STARTUP_TIMEOUT_MS,
         stdout: 'ignore',
         stderr: 'pipe',
         // A data folder of its own, fresh for every run, so the suite never sees a developer's accounts.

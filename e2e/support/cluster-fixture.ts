@@ -18,8 +18,9 @@ export const test = base.extend<{ cluster: Cluster }, { clusterOfWorker: Cluster
       }
     },
     // A whole topology starts here (processes, validators, static hosts): 10-20 s on a quiet machine, and the
-    // Okta one once took over 60 s at load 17 (another build and the suite's other workers beside it).
-    { scope: 'worker', timeout: 180_000 },
+    // Okta one once took over 60 s at load 17 (another build and the suite's other workers beside it), a cluster
+    // instance alone as long.
+    { scope: 'worker', timeout: 300_000 },
   ],
   cluster: async ({ clusterOfWorker }, use, testInfo) => {
     // A fault test that failed half-way may have left an instance or the database down.

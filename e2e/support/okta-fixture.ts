@@ -17,8 +17,9 @@ export const test = base.extend<{ okta: OktaPortal; user: OktaTestUser }, { okta
       }
     },
     // A whole topology starts here (processes, validators, static hosts): 10-20 s on a quiet machine, and the
-    // Okta one once took over 60 s at load 17 (another build and the suite's other workers beside it).
-    { scope: 'worker', timeout: 180_000 },
+    // Okta one once took over 60 s at load 17 (another build and the suite's other workers beside it), a cluster
+    // instance alone as long.
+    { scope: 'worker', timeout: 300_000 },
   ],
   okta: async ({ oktaOfWorker }, use, testInfo) => {
     const violationsBefore = oktaOfWorker.org.violations().length;
