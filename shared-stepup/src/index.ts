@@ -4,7 +4,9 @@ export { StepUpScreens, type StepUpScreensProps } from './components/StepUpScree
 export { CodeField } from './components/CodeField.js';
 export {
   getChallenge,
+  getPasskeyOptions,
   sendEmailChallenge,
+  verifyPasskey,
   verifyRecoveryCode,
   verifyStepUp,
   type RequestOptions,
@@ -26,3 +28,11 @@ export {
 } from './model/stepUpFlow.js';
 export { RESEND_SECONDS, resendLabel, useCountdown } from './hooks/useCountdown.js';
 export { useChallengeCheck, type ChallengeCheckAction } from './hooks/useChallengeCheck.js';
+export {
+  ceremonyFailureOf,
+  createPasskey,
+  getPasskeyAssertion,
+  supportsWebAuthn,
+  type CeremonyFailure,
+} from './webauthn/webauthn.js';
+export { PASSKEY_STEP_UP_TEXTS } from './model/passkey.js';

@@ -2,16 +2,25 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { ApiError, INVALID_CODE_ERROR, type ChallengeResponse, type PortalAuth } from 'shared-auth';
 import { renderSignedIn, userEvent } from 'mount-runtime/testing';
 import * as factorsApi from '../features/factors/api/factorsApi.js';
-import { reauthenticate } from '../features/factors/api/reauthenticate.js';
+import { reauthenticate } from '../lib/reauthentication/reauthenticate.js';
+import * as passkeysApi from '../features/passkeys/api/passkeysApi.js';
 import * as recoveryCodesApi from '../features/recovery-codes/api/recoveryCodesApi.js';
 import * as stepUpApi from 'shared-stepup/api';
+import { startRegistration } from '@simplewebauthn/browser';
 import { stepUpStorageKey } from 'shared-stepup';
 import SecurityPage from './SecurityPage.js';
 
 jest.mock('shared-stepup/api');
+jest.mock('@simplewebauthn/browser', () => ({
+  startAuthentication: jest.fn(),
+  startRegistration: jest.fn(),
+  WebAuthnAbortService: { cancelCeremony: jest.fn() },
+}));
 jest.mock('../features/factors/api/factorsApi.js');
-jest.mock('../features/factors/api/reauthenticate.js');
+jest.mock('../lib/reauthentication/reauthenticate.js');
 jest.mock('../features/recovery-codes/api/recoveryCodesApi.js');
+jest.mock('../features/passkeys/api/passkeysApi.js');
+const passkeys = jest.mocked(passkeysApi);
 const recovery = jest.mocked(recoveryCodesApi);
 const stepUp = jest.mocked(stepUpApi);
 const api = jest.mocked(factorsApi);
@@ -62,6 +71,13 @@ beforeEach(() => {
     left: 0,
     total: 0,
     generatedAt: null,
+  });
+  // Passkeys' own tests are the section's (features/passkeys); here the backend holds none.
+  passkeys.getPasskeys.mockResolvedValue({
+    available: false,
+    canRename: true,
+    enrolment: 'ceremony',
+    passkeys: [],
   });
 });
 
@@ -949,5 +965,74 @@ describe('recovery codes on the Security page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Verify' }));
     expect(await screen.findByLabelText('Enter authentication code')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Use a recovery code' })).not.toBeInTheDocument();
+  });
+});
+
+describe('passkeys on the Security page', () => {
+  const PASSKEY = {
+    id: 'pk1',
+    name: 'MacBook Pro',
+    createdAt: DATE,
+    lastUsedAt: null,
+    synced: true,
+  };
+  const LIST = { available: true, canRename: true, enrolment: 'ceremony' as const, passkeys: [PASSKEY] };
+
+  beforeEach(() => {
+    Object.defineProperty(window, 'PublicKeyCredential', {
+      value: function PublicKeyCredential() {},
+      configurable: true,
+    });
+  });
+  afterEach(() => {
+    delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  });
+
+  it('shows the section after the factors and before the recovery codes; a passkey counts as a 2-step method', async () => {
+    challenge(false, { passkey: { count: 1 } });
+    details(false, false);
+    passkeys.getPasskeys.mockResolvedValue(LIST);
+    renderPage();
+    const section = await region('Passkeys');
+    expect(await within(section).findByText('Added Mar 7, 2026 · Never used')).toBeInTheDocument();
+    const recoveryCodes = await region('Recovery codes');
+    const authenticator = await region('Google Authenticator');
+    expect(authenticator.compareDocumentPosition(section) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(section.compareDocumentPosition(recoveryCodes) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(
+      await within(recoveryCodes).findByRole('button', { name: 'Generate recovery codes' }),
+    ).toBeEnabled();
+  });
+
+  it('an add that asks for step-up: the step-up screens (the passkey among them), then the add by itself', async () => {
+    challenge(false, { googleAuth: {}, passkey: { count: 1 } });
+    details(true, false);
+    passkeys.getPasskeys.mockResolvedValue(LIST);
+    passkeys.getRegistrationOptions
+      .mockRejectedValueOnce(new ApiError('Step-up verification required', 403, 'step_up_required'))
+      .mockResolvedValueOnce({ challenge: 'bmV3' });
+    jest.mocked(startRegistration).mockResolvedValue({ id: 'cred-2' } as never);
+    passkeys.verifyRegistration.mockResolvedValue({ ...PASSKEY, id: 'pk2', name: 'YubiKey 5' });
+    stepUp.verifyStepUp.mockResolvedValue(undefined);
+    renderPage();
+    await userEvent.click(
+      await within(await region('Passkeys')).findByRole('button', { name: 'Add a passkey' }),
+    );
+
+    // The check again: this time the server asks for step-up.
+    stepUp.getChallenge.mockResolvedValue({
+      challengeUser: true,
+      activeFactorsData: { googleAuth: {}, passkey: { count: 1 } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify' }));
+    expect(await screen.findByRole('button', { name: 'Verify with a passkey' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Google Authenticator' }));
+    await userEvent.type(await screen.findByLabelText('Enter authentication code'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Name your passkey' });
+    expect(within(dialog).getByLabelText('Name')).toHaveValue('YubiKey 5');
+    expect(passkeys.getRegistrationOptions).toHaveBeenCalledTimes(2);
+    expect(stepUp.getChallenge).toHaveBeenCalledTimes(2);
   });
 });

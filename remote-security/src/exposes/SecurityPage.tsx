@@ -1,11 +1,13 @@
 // The module the shell loads (REMOTE_PAGES.remote_security in shared-auth's contract), and what `./mount` renders.
 // The page composes the features: the step-up check (security), the step-up screens (shared-stepup), the
-// factors and the recovery codes; features never import each other.
+// factors, the passkeys and the recovery codes; features never import each other.
 import { useCallback, useState } from 'react';
 import { Spin, Typography } from 'shared-ui';
 import { useAuth, type ActiveFactorsData } from 'shared-auth';
 import { factorsOf, StepUpScreens } from 'shared-stepup';
 import { FactorsPage } from '../features/factors/components/FactorsPage.js';
+import { PasskeysSection } from '../features/passkeys/components/PasskeysSection.js';
+import type { PasskeyResume } from '../features/passkeys/hooks/usePasskeys.js';
 import { RecoveryCodesSection } from '../features/recovery-codes/components/RecoveryCodesSection.js';
 import { useStepUp } from '../features/security/hooks/useStepUp.js';
 
@@ -21,22 +23,42 @@ interface SettingsProps {
   /** Generating recovery codes asked for step-up: generate again once verified. */
   generateAfterStepUp: boolean;
   setGenerateAfterStepUp: (value: boolean) => void;
+  /** A passkey add or removal asked for step-up: it runs again once verified. */
+  passkeyAfterStepUp: PasskeyResume | null;
+  setPasskeyAfterStepUp: (value: PasskeyResume | null) => void;
 }
 
-/** After step-up: the factors, then the recovery codes, which read their status again when a factor changes. */
+/**
+ * After step-up: the factors, the passkeys, then the recovery codes, which read their status again when the last
+ * 2-step method goes.
+ */
 function SecuritySettings({
   activeFactorsData,
   recheck,
   generateAfterStepUp,
   setGenerateAfterStepUp,
+  passkeyAfterStepUp,
+  setPasskeyAfterStepUp,
 }: SettingsProps) {
-  // The challenge's count until the factors page has its own.
-  const [activeCount, setActiveCount] = useState(() => factorsOf(activeFactorsData).length);
+  // The challenge's counts until the factors page and the passkeys section have their own.
+  const [factorCount, setFactorCount] = useState(
+    () => factorsOf(activeFactorsData).filter((factor) => factor !== 'passkey').length,
+  );
+  const [passkeyCount, setPasskeyCount] = useState(() => activeFactorsData.passkey?.count ?? 0);
+  const activeCount = factorCount + passkeyCount;
   const stepUpToGenerate = useCallback(() => {
     setGenerateAfterStepUp(true);
     recheck();
   }, [recheck, setGenerateAfterStepUp]);
   const started = useCallback(() => setGenerateAfterStepUp(false), [setGenerateAfterStepUp]);
+  const stepUpForPasskey = useCallback(
+    (resume: PasskeyResume) => {
+      setPasskeyAfterStepUp(resume);
+      recheck();
+    },
+    [recheck, setPasskeyAfterStepUp],
+  );
+  const passkeyResumed = useCallback(() => setPasskeyAfterStepUp(null), [setPasskeyAfterStepUp]);
   return (
     <>
       {/* A step-up that ran out, and 'Try again' on a factor's error view, both go back to the check. */}
@@ -44,7 +66,13 @@ function SecuritySettings({
         activeFactorsData={activeFactorsData}
         onStepUpRequired={recheck}
         onRetry={recheck}
-        onActiveCountChange={setActiveCount}
+        onActiveCountChange={setFactorCount}
+      />
+      <PasskeysSection
+        onStepUpRequired={stepUpForPasskey}
+        resume={passkeyAfterStepUp}
+        onResumeStarted={passkeyResumed}
+        onCountChange={setPasskeyCount}
       />
       <RecoveryCodesSection
         activeCount={activeCount}
@@ -60,6 +88,7 @@ function SecurityContent() {
   const { state, verified, recheck } = useStepUp(true);
   // Kept here, above the step-up screens, so it outlives them.
   const [generateAfterStepUp, setGenerateAfterStepUp] = useState(false);
+  const [passkeyAfterStepUp, setPasskeyAfterStepUp] = useState<PasskeyResume | null>(null);
   switch (state.status) {
     case 'START':
     case 'LOADING':
@@ -84,6 +113,8 @@ function SecurityContent() {
           recheck={recheck}
           generateAfterStepUp={generateAfterStepUp}
           setGenerateAfterStepUp={setGenerateAfterStepUp}
+          passkeyAfterStepUp={passkeyAfterStepUp}
+          setPasskeyAfterStepUp={setPasskeyAfterStepUp}
         />
       );
   }

@@ -1,5 +1,12 @@
 import { ApiError, type ApiClient } from 'shared-auth';
-import { getChallenge, sendEmailChallenge, verifyRecoveryCode, verifyStepUp } from './stepUpApi.js';
+import {
+  getChallenge,
+  getPasskeyOptions,
+  sendEmailChallenge,
+  verifyPasskey,
+  verifyRecoveryCode,
+  verifyStepUp,
+} from './stepUpApi.js';
 
 /** The shared client already parses the JSON text and turns refusals into ApiError (tested in shared-auth). */
 function clientWith(request: jest.Mock): ApiClient {
@@ -7,6 +14,33 @@ function clientWith(request: jest.Mock): ApiClient {
 }
 
 describe('step-up calls', () => {
+  it("passkey: POSTs for the options (answering them alone), then the browser's answer, each with the signal", async () => {
+    const options = { challenge: 'c2lnbi1tZQ', rpId: 'localhost' };
+    const answer = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: {} };
+    const request = jest
+      .fn()
+      .mockResolvedValueOnce({ status: 200, data: { options } })
+      .mockResolvedValueOnce({
+        status: 200,
+        data: { status: 'VERIFIED', expiresAt: '2026-03-07T10:05:00.000Z' },
+      });
+    const { signal } = new AbortController();
+    await expect(getPasskeyOptions(clientWith(request), '00u1', { signal })).resolves.toEqual(options);
+    await expect(verifyPasskey(clientWith(request), '00u1', answer, { signal })).resolves.toBeUndefined();
+    expect(request).toHaveBeenNthCalledWith(1, {
+      method: 'POST',
+      url: '/api/stepup/00u1/passkey/options',
+      data: {},
+      signal,
+    });
+    expect(request).toHaveBeenNthCalledWith(2, {
+      method: 'POST',
+      url: '/api/stepup/00u1/passkey/verify',
+      data: { response: answer },
+      signal,
+    });
+  });
+
   it("GETs the user's challenge and passes the signal on", async () => {
     const response = { challengeUser: true, activeFactorsData: { googleAuth: {} } };
     const request = jest.fn().mockResolvedValue({ status: 200, data: response });

@@ -4,6 +4,8 @@ import {
   type ApiClient,
   type CallOptions,
   type ChallengeResponse,
+  type PasskeyAuthenticationBody,
+  type PasskeyAuthenticationOptions,
   type StepUpPathSegment,
 } from 'shared-auth';
 
@@ -54,4 +56,23 @@ export async function verifyRecoveryCode(
   options: RequestOptions = {},
 ): Promise<void> {
   await apiCallers.stepUpVerifyRecoveryCode(client, { params: { sub }, body: { recoveryCode } }, options);
+}
+
+/** POST /api/stepup/{sub}/passkey/options: the options of the browser's passkey check (single use, 5 minutes). */
+export async function getPasskeyOptions(
+  client: ApiClient,
+  sub: string,
+  options: RequestOptions = {},
+): Promise<PasskeyAuthenticationOptions['options']> {
+  return (await apiCallers.stepUpPasskeyOptions(client, { params: { sub }, body: {} }, options)).options;
+}
+
+/** POST /api/stepup/{sub}/passkey/verify with the browser's answer; any ok answer means verified. */
+export async function verifyPasskey(
+  client: ApiClient,
+  sub: string,
+  response: PasskeyAuthenticationBody['response'],
+  options: RequestOptions = {},
+): Promise<void> {
+  await apiCallers.stepUpVerifyPasskey(client, { params: { sub }, body: { response } }, options);
 }

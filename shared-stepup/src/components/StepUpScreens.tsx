@@ -1,7 +1,15 @@
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { Button, Flex, Typography, WaitDialog } from 'shared-ui';
 import { useApiClient, useAuth, type ActiveFactorsData, type ChallengeResponse } from 'shared-auth';
-import { sendEmailChallenge, verifyRecoveryCode, verifyStepUp } from '../api/stepUpApi.js';
+import {
+  getPasskeyOptions,
+  sendEmailChallenge,
+  verifyPasskey,
+  verifyRecoveryCode,
+  verifyStepUp,
+} from '../api/stepUpApi.js';
+import { PASSKEY_STEP_UP_TEXTS } from '../model/passkey.js';
+import { getPasskeyAssertion } from '../webauthn/webauthn.js';
 import {
   factorsOf,
   initialStepUpFlow,
@@ -12,6 +20,7 @@ import {
 import { clearStepUpState, loadStepUpState, saveStepUpState } from '../model/stepUpStorage.js';
 import { CodeForm } from './CodeForm.js';
 import { EmailVerify } from './EmailVerify.js';
+import { PasskeyVerify } from './PasskeyVerify.js';
 
 export interface StepUpScreensProps {
   activeFactorsData: ActiveFactorsData;
@@ -38,6 +47,8 @@ const IDS = {
   emailCode: 'stepup-email-code',
   recovery: 'stepup-recovery-title',
   recoveryCode: 'stepup-recovery-code',
+  passkey: 'stepup-passkey-title',
+  passkeyButton: 'stepup-passkey-button',
   error: 'stepup-error',
 } as const;
 const FOCUS_OF: Record<StepUpFlowStatus, string> = {
@@ -46,6 +57,7 @@ const FOCUS_OF: Record<StepUpFlowStatus, string> = {
   GA_VERIFY: IDS.gaCode,
   EMAIL_VERIFY: IDS.email,
   RECOVERY_CODE_VERIFY: IDS.recoveryCode,
+  PASSKEY_VERIFY: IDS.passkey,
   SMS_VERIFY: IDS.error,
   CHALLENGE_ERROR: IDS.error,
 };
@@ -137,6 +149,11 @@ function Screens({
             {factors.includes('email') ? (
               <Button onClick={() => dispatch({ type: 'SELECT', factor: 'email' })}>Verify with Email</Button>
             ) : null}
+            {factors.includes('passkey') ? (
+              <Button onClick={() => dispatch({ type: 'SELECT', factor: 'passkey' })}>
+                {PASSKEY_STEP_UP_TEXTS.select}
+              </Button>
+            ) : null}
             {recoveryCodeLink}
             <Button
               type="link"
@@ -178,6 +195,24 @@ function Screens({
             onVerified={verified}
             onCancel={cancel}
             onSendFailed={() => dispatch({ type: 'EMAIL_SEND_FAILED' })}
+          />
+          {recoveryCodeLink}
+        </>
+      );
+      break;
+    case 'PASSKEY_VERIFY':
+      screen = (
+        <>
+          <PasskeyVerify
+            titleId={IDS.passkey}
+            buttonId={IDS.passkeyButton}
+            verify={async (signal) => {
+              const options = await getPasskeyOptions(client, sub, { signal });
+              const response = await getPasskeyAssertion(options, signal);
+              await verifyPasskey(client, sub, response, { signal });
+            }}
+            onVerified={verified}
+            onCancel={cancel}
           />
           {recoveryCodeLink}
         </>

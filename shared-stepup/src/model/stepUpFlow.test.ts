@@ -249,3 +249,64 @@ describe('step-up flow: recovery codes', () => {
     ).toEqual(withCodes('START', ['googleAuth']));
   });
 });
+
+describe('step-up flow: passkeys', () => {
+  const withPasskey = ['googleAuth', 'email', 'passkey'] as const;
+
+  it('lists a passkey after the spec factors', () => {
+    expect(
+      factorsOf({ passkey: { count: 2 }, email: { maskedEmail: 'a....e@x.org' }, googleAuth: {} }),
+    ).toEqual(['googleAuth', 'email', 'passkey']);
+    expect(factorsOf({ passkey: { count: 1 } })).toEqual(['passkey']);
+  });
+
+  it('START + Verify with the passkey as the only method goes straight to PASSKEY_VERIFY', () => {
+    expect(stepUpFlowReducer(flow('START', ['passkey']), { type: 'VERIFY' })).toEqual(
+      flow('PASSKEY_VERIFY', ['passkey']),
+    );
+  });
+
+  it('FACTOR_SELECTION + Select passkey → PASSKEY_VERIFY, only when the holder has one', () => {
+    expect(
+      stepUpFlowReducer(flow('FACTOR_SELECTION', [...withPasskey]), { type: 'SELECT', factor: 'passkey' }),
+    ).toEqual(flow('PASSKEY_VERIFY', [...withPasskey]));
+    const without = flow('FACTOR_SELECTION');
+    expect(stepUpFlowReducer(without, { type: 'SELECT', factor: 'passkey' })).toBe(without);
+  });
+
+  it('PASSKEY_VERIFY + Cancel → FACTOR_SELECTION with several methods, START with the passkey alone', () => {
+    expect(stepUpFlowReducer(flow('PASSKEY_VERIFY', [...withPasskey]), { type: 'CANCEL' }).status).toBe(
+      'FACTOR_SELECTION',
+    );
+    expect(stepUpFlowReducer(flow('PASSKEY_VERIFY', ['passkey']), { type: 'CANCEL' }).status).toBe('START');
+  });
+
+  it('PASSKEY_VERIFY + Use a recovery code → RECOVERY_CODE_VERIFY, and Back returns to the passkey', () => {
+    const start = { ...flow('PASSKEY_VERIFY', [...withPasskey]), recoveryCodes: true };
+    const codes = stepUpFlowReducer(start, { type: 'USE_RECOVERY_CODE' });
+    expect(codes).toEqual({ ...start, status: 'RECOVERY_CODE_VERIFY', recoveryFrom: 'PASSKEY_VERIFY' });
+    expect(stepUpFlowReducer(codes, { type: 'BACK' })).toEqual(start);
+    // Without codes, nothing happens.
+    const noCodes = flow('PASSKEY_VERIFY', [...withPasskey]);
+    expect(stepUpFlowReducer(noCodes, { type: 'USE_RECOVERY_CODE' })).toBe(noCodes);
+  });
+
+  it.each<StepUpFlowAction>([
+    { type: 'VERIFY' },
+    { type: 'SELECTION_LOADED' },
+    { type: 'SELECT', factor: 'email' },
+    { type: 'BACK' },
+    { type: 'EMAIL_SEND_FAILED' },
+    { type: 'RETRY' },
+  ])('PASSKEY_VERIFY ignores $type', (action) => {
+    const start = flow('PASSKEY_VERIFY', [...withPasskey]);
+    expect(stepUpFlowReducer(start, action)).toBe(start);
+  });
+
+  it('resumes the stored passkey screen only while the holder has a passkey', () => {
+    expect(initialStepUpFlow([...withPasskey], 'PASSKEY_VERIFY').status).toBe('PASSKEY_VERIFY');
+    expect(initialStepUpFlow(['passkey'], 'PASSKEY_VERIFY').status).toBe('PASSKEY_VERIFY');
+    expect(initialStepUpFlow([...both], 'PASSKEY_VERIFY').status).toBe('START');
+    expect(initialStepUpFlow(['passkey'], 'FACTOR_SELECTION').status).toBe('START');
+  });
+});

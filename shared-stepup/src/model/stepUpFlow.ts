@@ -9,6 +9,8 @@ export const STEP_UP_FLOW_STATUSES = [
   'EMAIL_VERIFY',
   /** Not in the spec: step-up with one of the holder's recovery codes (offered only when the challenge says so). */
   'RECOVERY_CODE_VERIFY',
+  /** Not in the spec: step-up with one of the holder's passkeys (the challenge's `activeFactorsData.passkey`). */
+  'PASSKEY_VERIFY',
   'CHALLENGE_ERROR',
 ] as const;
 export type StepUpFlowStatus = (typeof STEP_UP_FLOW_STATUSES)[number];
@@ -30,7 +32,8 @@ export interface StepUpFlow {
 }
 
 /** The screens that offer 'Use a recovery code'. */
-export type RecoveryCodeOrigin = 'FACTOR_SELECTION' | 'SMS_VERIFY' | 'GA_VERIFY' | 'EMAIL_VERIFY';
+export type RecoveryCodeOrigin =
+  'FACTOR_SELECTION' | 'SMS_VERIFY' | 'GA_VERIFY' | 'EMAIL_VERIFY' | 'PASSKEY_VERIFY';
 
 export type StepUpFlowAction =
   /** The Verify button of the start screen. */
@@ -49,7 +52,8 @@ export type StepUpFlowAction =
 /** The loading dialog before the factor selection (spec section 9). */
 export const SELECTION_LOADING_MS = 500;
 
-const FACTOR_ORDER: StepUpFactorType[] = ['googleAuth', 'email', 'sms'];
+// A passkey, not in the spec, comes after the spec's factors.
+const FACTOR_ORDER: StepUpFactorType[] = ['googleAuth', 'email', 'sms', 'passkey'];
 
 export function factorsOf(data: ActiveFactorsData): StepUpFactorType[] {
   return FACTOR_ORDER.filter((factor) => data[factor] !== undefined);
@@ -59,6 +63,7 @@ const SCREEN_OF: Record<StepUpFactorType, StepUpFlowStatus> = {
   sms: 'SMS_VERIFY',
   googleAuth: 'GA_VERIFY',
   email: 'EMAIL_VERIFY',
+  passkey: 'PASSKEY_VERIFY',
 };
 
 /**
@@ -128,6 +133,7 @@ export function stepUpFlowReducer(flow: StepUpFlow, action: StepUpFlowAction): S
     case 'SMS_VERIFY':
     case 'GA_VERIFY':
     case 'EMAIL_VERIFY':
+    case 'PASSKEY_VERIFY':
       if (action.type === 'CANCEL') return at(flow, cancelled(flow));
       if (action.type === 'EMAIL_SEND_FAILED' && flow.status === 'EMAIL_VERIFY')
         return at(flow, 'CHALLENGE_ERROR');

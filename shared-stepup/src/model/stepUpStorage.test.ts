@@ -25,6 +25,12 @@ describe('step-up flow storage (5-minute expiry, one entry per user)', () => {
     });
   });
 
+  it('keeps and resumes the passkey screen like the code screens', () => {
+    saveStepUpState(ALICE, 'PASSKEY_VERIFY');
+    jest.advanceTimersByTime(299_999);
+    expect(loadStepUpState(ALICE)).toBe('PASSKEY_VERIFY');
+  });
+
   it('resumes the stored state before it expires', () => {
     saveStepUpState(ALICE, 'EMAIL_VERIFY');
     jest.advanceTimersByTime(299_999);

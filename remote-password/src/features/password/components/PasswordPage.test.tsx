@@ -1,7 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { ApiError, type PortalAuth } from 'shared-auth';
 import { renderSignedIn, userEvent } from 'mount-runtime/testing';
-import { getChallenge, verifyRecoveryCode, verifyStepUp } from 'shared-stepup/api';
+import {
+  getChallenge,
+  getPasskeyOptions,
+  verifyPasskey,
+  verifyRecoveryCode,
+  verifyStepUp,
+} from 'shared-stepup/api';
 import { changePassword } from '../api/changePassword.js';
 import { PasswordPage } from './PasswordPage.js';
 
@@ -11,6 +17,8 @@ const changePasswordMock = jest.mocked(changePassword);
 const getChallengeMock = jest.mocked(getChallenge);
 const verifyStepUpMock = jest.mocked(verifyStepUp);
 const verifyRecoveryCodeMock = jest.mocked(verifyRecoveryCode);
+const passkeyOptionsMock = jest.mocked(getPasskeyOptions);
+const verifyPasskeyMock = jest.mocked(verifyPasskey);
 
 const CURRENT = 'Wonderland-42';
 const NEW = 'Tumbling-Down-7';
@@ -399,6 +407,60 @@ describe('PasswordPage', () => {
         signal: expect.any(AbortSignal),
       });
       expect(changePasswordMock).toHaveBeenCalledTimes(2);
+    });
+
+    it("offers the holder's passkey (the browser's own check, its library loaded then), and saves once it is accepted", async () => {
+      changePasswordMock.mockRejectedValueOnce(stepUpRequired()).mockResolvedValueOnce();
+      getChallengeMock.mockResolvedValue({
+        challengeUser: true,
+        activeFactorsData: { passkey: { count: 1 } },
+      });
+      passkeyOptionsMock.mockResolvedValue({ challenge: 'c2lnbi1tZQ', allowCredentials: [] });
+      verifyPasskeyMock.mockResolvedValue();
+      // A browser with WebAuthn, whose authenticator answers at once (jsdom has neither).
+      const bytes = (text: string) => new TextEncoder().encode(text).buffer;
+      const get = jest.fn().mockResolvedValue({
+        id: 'Y3JlZA',
+        rawId: bytes('cred'),
+        type: 'public-key',
+        response: {
+          authenticatorData: bytes('auth'),
+          clientDataJSON: bytes('{}'),
+          signature: bytes('sig'),
+          userHandle: null,
+        },
+        getClientExtensionResults: () => ({}),
+        authenticatorAttachment: 'platform',
+      });
+      Object.defineProperty(window, 'PublicKeyCredential', {
+        value: function PublicKeyCredential() {},
+        configurable: true,
+      });
+      Object.defineProperty(navigator, 'credentials', { value: { get }, configurable: true });
+      try {
+        await openChange();
+        await fillValidForm();
+        await userEvent.click(saveButton());
+
+        const dialog = await stepUpDialog();
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
+        // The passkey alone: straight to its screen.
+        expect(await within(dialog).findByRole('heading', { name: 'Use your passkey' })).toBeInTheDocument();
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Use passkey' }));
+
+        expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
+        expect(get).toHaveBeenCalledTimes(1);
+        expect(verifyPasskeyMock).toHaveBeenCalledWith(
+          expect.anything(),
+          '00u1alice',
+          expect.objectContaining({ id: 'Y3JlZA', type: 'public-key' }),
+          { signal: expect.any(AbortSignal) },
+        );
+        expect(changePasswordMock).toHaveBeenCalledTimes(2);
+      } finally {
+        delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+        delete (navigator as { credentials?: unknown }).credentials;
+      }
     });
 
     it('Close returns to the form with what was typed and the focus on Save, and saves nothing', async () => {

@@ -6,7 +6,7 @@ import { CodeField, RESEND_SECONDS, useCountdown } from 'shared-stepup';
 import { enrollEmail } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
 import { sendCodeLabel } from '../model/enrolment.js';
-import type { ReauthenticationGuard } from '../hooks/useReauthentication.js';
+import type { ReauthenticationGuard } from '../../../lib/reauthentication/useReauthentication.js';
 
 interface EmailEnrolmentProps {
   maskedEmail: string;

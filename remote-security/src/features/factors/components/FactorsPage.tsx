@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import type { ActiveFactorsData } from 'shared-auth';
 import { useFactors } from '../hooks/useFactors.js';
-import { ConfirmItsYouDialog } from './ConfirmItsYouDialog.js';
-import { focusFirst } from './focusFirst.js';
+import { ConfirmItsYouDialog } from '../../../lib/reauthentication/ConfirmItsYouDialog.js';
+import { focusFirst } from '../../../lib/focusFirst.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { switchId, titleId } from './FactorSection.js';
 import { FACTOR_SECTION_LIST } from './sections.js';

@@ -8,8 +8,11 @@ import {
   type FactorStatusResponse,
 } from 'shared-auth';
 import { classifyFailure, isStepUpRequired, useCall } from 'shared-auth/async';
-import { useReauthentication, type ReauthenticationGuard } from './useReauthentication.js';
-import { ReauthenticationEnded } from '../model/reauthentication.js';
+import {
+  useReauthentication,
+  type ReauthenticationGuard,
+} from '../../../lib/reauthentication/useReauthentication.js';
+import { ReauthenticationEnded } from '../../../lib/reauthentication/reauthentication.js';
 import { getDetails, optIn, optOut, reset } from '../api/factorsApi.js';
 import { countActive } from '../model/factors.js';
 import { factorsReducer, initialFactorsState } from '../model/factorsReducer.js';
@@ -37,7 +40,7 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
   const client = useApiClient();
   const toast = useToast();
   const [state, dispatch] = useReducer(factorsReducer, initialFactorsState);
-  const reauthentication = useReauthentication();
+  const reauthentication = useReauthentication<FactorKind>();
   const { guard } = reauthentication;
   const guards = useMemo(
     () => perKind<ReauthenticationGuard>((factor) => (call) => guard(factor, call)),

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { API_ERROR_CODES, isApiError, useApiClient, useAuth } from 'shared-auth';
 import { classifyFailure, useCall } from 'shared-auth/async';
-import type { FactorKind } from '../model/kinds/index.js';
-import { reauthenticate } from '../api/reauthenticate.js';
+import { reauthenticate } from './reauthenticate.js';
 import {
   initialReauthenticationState,
   ReauthenticationEnded,
   reauthenticationReducer,
-} from '../model/reauthentication.js';
+  type ReauthenticationAction,
+  type ReauthenticationState,
+} from './reauthentication.js';
 
 /** Runs a factor's call; when the server asks for the password first, asks for it and runs the call once more. */
 export type ReauthenticationGuard = <T>(call: () => Promise<T>) => Promise<T>;
@@ -26,7 +27,7 @@ export const SIGN_IN_AGAIN_FAILED = 'The sign-in service could not be reached. P
 const currentAddress = () => `${window.location.pathname}${window.location.search}${window.location.hash}`;
 
 /**
- * "Confirm it's you" for the factors page: `guard(factor, call)` runs the call, and on 403
+ * "Confirm it's you" for a feature of the Security page (the factors, the passkeys): `guard(key, call)` runs the call, and on 403
  * reauthentication_required opens the dialog and waits. With proof 'password': confirmed, the call runs again;
  * cancelled, it rejects with ReauthenticationEnded('CANCELLED') and the factor stays off; a 409 has_active_factor
  * (the account has a factor by now) rejects with ReauthenticationEnded('STEP_UP_REQUIRED'); a 409
@@ -34,10 +35,16 @@ const currentAddress = () => `${window.location.pathname}${window.location.searc
  * that failure. With proof 'sign-in' (Okta mode) the dialog offers a new sign-in (`signInAgain`), which leaves
  * the page and comes back to it; the call waits until then or Cancel.
  */
-export function useReauthentication() {
+export function useReauthentication<K extends string>() {
   const { user, signInAgain } = useAuth();
   const client = useApiClient();
-  const [state, dispatch] = useReducer(reauthenticationReducer, initialReauthenticationState);
+  const [state, dispatch] = useReducer(
+    reauthenticationReducer as (
+      state: ReauthenticationState<K>,
+      action: ReauthenticationAction<K>,
+    ) => ReauthenticationState<K>,
+    initialReauthenticationState as ReauthenticationState<K>,
+  );
   // The call waiting for the dialog, and the element that had the focus when it started.
   const pending = useRef<((outcome: Outcome) => void) | null>(null);
   const opener = useRef<HTMLElement | null>(null);
@@ -60,7 +67,7 @@ export function useReauthentication() {
   useEffect(() => () => settle(CANCELLED), [settle]);
 
   const guard = useCallback(
-    async <T>(factor: FactorKind, call: () => Promise<T>): Promise<T> => {
+    async <T>(factor: K, call: () => Promise<T>): Promise<T> => {
       // Taken before the call: the control that starts one (a switch, Send Code) is often disabled while it runs.
       const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       try {

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } fr
 import { Button, Flex, Modal } from 'shared-ui';
 import { Input, type InputRef } from 'shared-ui/forms';
 import { useAuth } from 'shared-auth';
-import type { ReauthenticationStatus } from '../model/reauthentication.js';
+import type { ReauthenticationStatus } from './reauthentication.js';
 
 export const CONFIRM_ITS_YOU_TEXT = 'For your security, enter your password to turn on 2-step verification.';
 export const SIGN_IN_AGAIN_TEXT =

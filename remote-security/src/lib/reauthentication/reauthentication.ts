@@ -1,8 +1,8 @@
 import type { ReauthenticationProof } from 'shared-auth';
-import type { FactorKind } from './kinds/index.js';
 
 /**
- * "Confirm it's you": turning on the first 2-step factor more than 5 minutes after signing in needs fresh proof.
+ * "Confirm it's you": turning on the first 2-step method (a factor, or a passkey) more than 5 minutes after signing in
+ * needs fresh proof. Shared by the page's features: `factor` is the feature's own key of what asked for it.
  * The server's refusal says which (`proof`):
  * - password: CLOSED → ASKING (a call answered reauthentication_required) → CHECKING (Confirm) → back to ASKING
  *   with the server's text (wrong password, too many), or CLOSING (confirmed, cancelled, or failed otherwise);
@@ -15,18 +15,18 @@ import type { FactorKind } from './kinds/index.js';
 export type ReauthenticationStatus =
   'CLOSED' | 'ASKING' | 'CHECKING' | 'SIGNING_IN_AGAIN' | 'REDIRECTING' | 'CLOSING';
 
-export interface ReauthenticationState {
+export interface ReauthenticationState<K extends string = string> {
   status: ReauthenticationStatus;
-  /** The factor whose call asked for the proof: the focus goes back to its controls. */
-  factor: FactorKind | null;
+  /** What asked for the proof (a factor, a passkey): the focus goes back to its controls. */
+  factor: K | null;
   /** The text under the field or the button: a wrong password, too many, or a sign-in that could not start. */
   error: string | null;
   /** CLOSED after the dialog: the focus is still to be given back. */
   returnFocus: boolean;
 }
 
-export type ReauthenticationAction =
-  | { type: 'REQUIRED'; factor: FactorKind; proof: ReauthenticationProof }
+export type ReauthenticationAction<K extends string = string> =
+  | { type: 'REQUIRED'; factor: K; proof: ReauthenticationProof }
   | { type: 'SUBMIT' }
   /** 400 (wrong password) or 429 (too many): the server's text, and the user tries again. */
   | { type: 'REFUSED'; error: string }
@@ -44,23 +44,23 @@ export type ReauthenticationAction =
   | { type: 'CLOSED' }
   | { type: 'FOCUS_RETURNED' };
 
-export const initialReauthenticationState: ReauthenticationState = {
+export const initialReauthenticationState: ReauthenticationState<never> = {
   status: 'CLOSED',
   factor: null,
   error: null,
   returnFocus: false,
 };
 
-const closing = (state: ReauthenticationState): ReauthenticationState => ({
+const closing = <K extends string>(state: ReauthenticationState<K>): ReauthenticationState<K> => ({
   ...state,
   status: 'CLOSING',
   error: null,
 });
 
-export function reauthenticationReducer(
-  state: ReauthenticationState,
-  action: ReauthenticationAction,
-): ReauthenticationState {
+export function reauthenticationReducer<K extends string>(
+  state: ReauthenticationState<K>,
+  action: ReauthenticationAction<K>,
+): ReauthenticationState<K> {
   switch (state.status) {
     case 'CLOSED':
     case 'CLOSING':
