@@ -258,6 +258,33 @@ describe('factors page', () => {
     expect(screen.getByRole('switch', { name: 'Verification with Authenticator app' })).toBeChecked();
   });
 
+  it('a passkey counts as a 2-step method: with the app and a passkey, the app can be turned off and removed', async () => {
+    challenge(false, { googleAuth: {}, passkey: { count: 1 } });
+    details(true, false);
+    passkeys.getPasskeys.mockResolvedValue({
+      available: true,
+      canRename: true,
+      enrolment: 'ceremony',
+      passkeys: [{ id: 'pk1', name: 'Laptop', createdAt: DATE, lastUsedAt: null, synced: false }],
+    });
+    renderPage();
+    const google = await region('Google Authenticator');
+    expect(await within(google).findByText('Added Mar 7, 2026')).toBeInTheDocument();
+    const appSwitch = screen.getByRole('switch', { name: 'Verification with Authenticator app' });
+    await waitFor(() => expect(appSwitch).toBeEnabled());
+    expect(within(google).getByRole('button', { name: 'remove' })).toBeInTheDocument();
+  });
+
+  it('the only 2-step method, without a passkey, cannot be turned off or removed', async () => {
+    challenge(false, { googleAuth: {} });
+    details(true, false);
+    renderPage();
+    const google = await region('Google Authenticator');
+    expect(await within(google).findByText('Added Mar 7, 2026')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Verification with Authenticator app' })).toBeDisabled();
+    expect(within(google).queryByRole('button', { name: 'remove' })).not.toBeInTheDocument();
+  });
+
   it('turning email off asks first, then calls opt-out, shows a toast and updates count and switches', async () => {
     challenge(false);
     details(true, true);

@@ -67,6 +67,7 @@ function SecuritySettings({
         onStepUpRequired={recheck}
         onRetry={recheck}
         onActiveCountChange={setFactorCount}
+        otherMethods={passkeyCount}
       />
       <PasskeysSection
         onStepUpRequired={stepUpForPasskey}

@@ -28,12 +28,19 @@ interface SectionProps extends KindSectionProps {
 }
 
 export function FactorSection({ factor, title, text, switchLabel, children, facts, onRetry }: SectionProps) {
-  const { state, activeCount } = facts;
+  const { state, otherMethods } = facts;
+  // The last-method rule counts every active 2-step method: the factors and the holder's passkeys.
+  const activeCount = facts.activeCount + otherMethods;
   const view = state.views[factor];
   const entry = state.data[factor];
   const on = entry?.status === 'ACTIVE';
   const loading = view.enrolment === 'INITIAL' || view.busy;
-  const disabled = isSwitchDisabled(factor, { loading, on, factorsCount: state.factorsCount, activeCount });
+  const disabled = isSwitchDisabled(factor, {
+    loading,
+    on,
+    factorsCount: state.factorsCount + otherMethods,
+    activeCount,
+  });
   const added = on ? addedLabel(entry?.enrolledDate) : undefined;
 
   return (

@@ -14,6 +14,8 @@ interface FactorsPageProps {
   onRetry: () => void;
   /** How many factors are on, once every factor's details have answered, and after each change. */
   onActiveCountChange?: (count: number) => void;
+  /** The holder's passkeys: other active 2-step methods, counted by the last-method rule. */
+  otherMethods?: number;
 }
 
 /** The factors page (spec section 2): one section per registered kind of factor (sections.ts). */
@@ -22,8 +24,9 @@ export function FactorsPage({
   onStepUpRequired,
   onRetry,
   onActiveCountChange,
+  otherMethods = 0,
 }: FactorsPageProps) {
-  const facts = useFactors(activeFactorsData, onStepUpRequired);
+  const facts = useFactors(activeFactorsData, onStepUpRequired, otherMethods);
   const { state, activeCount } = facts;
 
   const loaded = Object.values(state.views).every((view) => view.enrolment !== 'INITIAL');

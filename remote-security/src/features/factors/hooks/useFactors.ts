@@ -35,7 +35,15 @@ const toastText = (factor: FactorKind, event: keyof FactorKindTexts['toasts']) =
  * view. Turning on the first factor (enrol, activate, opt-in) may need the password again: "Confirm it's you",
  * then the same call.
  */
-export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequired: () => void) {
+/**
+ * @param otherMethods the holder's other active 2-step methods (passkeys): they count for the last-method rule, so a
+ * factor's switch and 'remove' are offered when a passkey would remain.
+ */
+export function useFactors(
+  activeFactorsData: ActiveFactorsData,
+  onStepUpRequired: () => void,
+  otherMethods = 0,
+) {
   const { user } = useAuth();
   const client = useApiClient();
   const toast = useToast();
@@ -156,6 +164,7 @@ export function useFactors(activeFactorsData: ActiveFactorsData, onStepUpRequire
   return {
     state,
     activeCount: countActive(state.data),
+    otherMethods,
     maskedEmail,
     switchOn: (factor: FactorKind) => void switchOn(factor),
     switchOff: (factor: FactorKind) => dispatch({ type: 'SWITCH_OFF', factor }),
