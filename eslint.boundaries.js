@@ -22,6 +22,7 @@ const WORKSPACE = new Set([...BROWSER, 'server', 'e2e', 'bench', 'examples']);
 const SERVER_DOMAINS = [
   'directory',
   'factors',
+  'passkeys',
   'identity',
   'password',
   'mail',
@@ -47,6 +48,7 @@ export const SERVER_LAYERS = [
   ['notifications', 'identity'],
   ['auth'],
   ['factors'],
+  ['passkeys'],
   ['oidc'],
   ['password'],
   ['plugins', 'routes'],

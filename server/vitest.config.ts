@@ -28,6 +28,7 @@ const UNIT_FILES = [
   'test/okta-identity.test.ts',
   'test/okta-org-standin.test.ts',
   'test/okta-settings.test.ts',
+  'test/passkey-rp.test.ts',
   'test/pg-binaries.test.ts',
   'test/settings-domain.test.ts',
   'test/sql-in-storage.test.ts',

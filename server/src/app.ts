@@ -9,6 +9,7 @@ import type { PasswordHashing } from './directory/directory.js';
 import authPlugin from './plugins/app/auth.js';
 import directoryPlugin from './plugins/app/directory.js';
 import factorsPlugin from './plugins/app/factors.js';
+import passkeysPlugin from './plugins/app/passkeys.js';
 import identityPlugin from './plugins/app/identity.js';
 import mailPlugin from './plugins/app/mail.js';
 import notificationsPlugin from './plugins/app/notifications.js';
@@ -107,6 +108,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(authPlugin);
     await app.register(notificationsPlugin);
     await app.register(factorsPlugin);
+    await app.register(passkeysPlugin);
     await app.register(passwordPlugin);
     await app.register(providerPlugin);
     // 3. Routes.

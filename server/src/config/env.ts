@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_KEY_ROTATION_DAYS, MIN_KEY_ROTATION_DAYS } from './key-rotation.js';
+import { passkeyRelyingPartyOf, type PasskeyRelyingParty } from './passkey-rp.js';
 
 /** The checkout's root: this file sits at server/{src,dist}/config/, three levels below it. */
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('../../../', import.meta.url)));
@@ -227,6 +228,11 @@ export const envSchema = z.object({
   DEV_MAILBOX: flag.optional(),
   /** The demo accounts with the README's passwords. Unset: on in the development default only. Never with https. */
   DEMO_ACCOUNTS: flag.optional(),
+  /**
+   * The passkeys' RP ID: PUBLIC_URL's host by default, or a registrable parent of it (config/passkey-rp.ts), so a
+   * provider and a portal on sibling subdomains share passkeys.
+   */
+  PASSKEY_RP_ID: z.string().optional(),
   /** How long a client may take to send a whole request (headers and body); then 408 and the connection closes. */
   REQUEST_TIMEOUT_MS: milliseconds(500, 300_000, 30_000),
   /** After SIGTERM/SIGINT: how long in-flight requests may finish before connections are cut and the process exits. */
@@ -346,6 +352,8 @@ export type Env = Omit<ParsedEnv, 'TRUSTED_ORIGINS' | 'TRUST_PROXY' | 'DEV_MAILB
   DEMO_ACCOUNTS: boolean;
   /** PUBLIC_URL is http://localhost (any port): see isDevelopmentDefault. */
   developmentDefault: boolean;
+  /** The passkeys' relying party: PUBLIC_URL's origin and the RP ID (PASSKEY_RP_ID or the host). */
+  passkeyRp: PasskeyRelyingParty;
   /** Where everything stateful lives: SQLite in DATA_DIR (DATABASE_URL unset), or PostgreSQL. */
   database: DatabaseConfig;
 };
@@ -431,7 +439,9 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
       message: `must be https origins when PUBLIC_URL is https (refused: ${insecure.join(', ')})`,
     });
   }
-  if (issues.length > 0) refuse(issues);
+  const passkeyRp = passkeyRelyingPartyOf(parsed.PUBLIC_URL, parsed.PASSKEY_RP_ID);
+  if (typeof passkeyRp === 'string') issues.push({ key: 'PASSKEY_RP_ID', message: passkeyRp });
+  if (issues.length > 0 || typeof passkeyRp === 'string') return refuse(issues);
   return {
     ...parsed,
     TRUSTED_ORIGINS: parsed.TRUSTED_ORIGINS ?? (developmentDefault ? [...DEVELOPMENT_TRUSTED_ORIGINS] : []),
@@ -439,6 +449,7 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     DEV_MAILBOX: parsed.DEV_MAILBOX ?? developmentDefault,
     DEMO_ACCOUNTS: parsed.DEMO_ACCOUNTS ?? developmentDefault,
     developmentDefault,
+    passkeyRp,
     database:
       parsed.DATABASE_URL === undefined
         ? { kind: 'sqlite', dataDir: parsed.DATA_DIR }

@@ -98,6 +98,70 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX password_reset_requests_at ON password_reset_requests (at);
     `,
   },
+  {
+    // Passkeys (WebAuthn, passkeys/): the holder's credentials and the ceremonies' single-use challenges. Embedded
+    // mode only: a passkey belongs to a user of the directory and goes with it.
+    id: '015-passkeys',
+    sqlite: `
+      -- One row per registered credential. credential_id (base64url) is unique across every account, so one
+      -- authenticator's key can never be registered to two. public_key is the COSE key (base64url); counter is the
+      -- last signature counter seen; cloned_at is set when the counter went backwards: the passkey is refused.
+      CREATE TABLE passkeys (
+        id             TEXT PRIMARY KEY,
+        user_id        TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        credential_id  TEXT NOT NULL UNIQUE,
+        public_key     TEXT NOT NULL,
+        counter        INTEGER NOT NULL,
+        transports     TEXT NOT NULL,
+        aaguid         TEXT NOT NULL,
+        backed_up      INTEGER NOT NULL,
+        device_type    TEXT NOT NULL,
+        name           TEXT NOT NULL,
+        created_at     INTEGER NOT NULL,
+        last_used_at   INTEGER,
+        cloned_at      INTEGER
+      ) STRICT;
+      CREATE INDEX passkeys_user ON passkeys (user_id);
+
+      -- A ceremony's challenge (kept only as its SHA-256), for one purpose, bound to a user (or none: a sign-in
+      -- with a discoverable passkey) and to the sign-in session or interaction that asked; deleted when used.
+      CREATE TABLE webauthn_challenges (
+        challenge_hash TEXT PRIMARY KEY,
+        purpose        TEXT NOT NULL CHECK (purpose IN ('registration', 'authentication')),
+        user_id        TEXT,
+        binding        TEXT NOT NULL,
+        expires_at     INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX webauthn_challenges_expiry ON webauthn_challenges (expires_at);
+    `,
+    postgres: `
+      CREATE TABLE passkeys (
+        id             TEXT PRIMARY KEY,
+        user_id        TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        credential_id  TEXT NOT NULL UNIQUE,
+        public_key     TEXT NOT NULL,
+        counter        BIGINT NOT NULL,
+        transports     TEXT NOT NULL,
+        aaguid         TEXT NOT NULL,
+        backed_up      BIGINT NOT NULL,
+        device_type    TEXT NOT NULL,
+        name           TEXT NOT NULL,
+        created_at     BIGINT NOT NULL,
+        last_used_at   BIGINT,
+        cloned_at      BIGINT
+      );
+      CREATE INDEX passkeys_user ON passkeys (user_id);
+
+      CREATE TABLE webauthn_challenges (
+        challenge_hash TEXT PRIMARY KEY,
+        purpose        TEXT NOT NULL CHECK (purpose IN ('registration', 'authentication')),
+        user_id        TEXT,
+        binding        TEXT NOT NULL,
+        expires_at     BIGINT NOT NULL
+      );
+      CREATE INDEX webauthn_challenges_expiry ON webauthn_challenges (expires_at);
+    `,
+  },
 ];
 
 /** Both dialects' lists: the migrations written per dialect, then the one list's. */

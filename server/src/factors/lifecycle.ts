@@ -54,9 +54,15 @@ function refuseIfSetUp(factors: IdentityFactor[], type: FactorName): void {
   }
 }
 
-function refuseLastFactor(factors: IdentityFactor[], type: FactorName, action: string): void {
+/** `passkeys`: the holder's usable passkeys, active 2-step methods too (a factor may go while one remains). */
+function refuseLastFactor(
+  factors: IdentityFactor[],
+  passkeys: number,
+  type: FactorName,
+  action: string,
+): void {
   const active = activeOf(factors);
-  if (active.includes(type) && active.length < MIN_ACTIVE_FACTORS_TO_TURN_OFF) {
+  if (active.includes(type) && active.length + passkeys < MIN_ACTIVE_FACTORS_TO_TURN_OFF) {
     throw refusal(
       API_ERRORS.lastFactor,
       `You cannot ${action} your only active 2-step factor: at least ${MIN_ACTIVE_FACTORS_TO_TURN_OFF} active factors are required. Set up another factor first.`,
@@ -140,6 +146,21 @@ export class FactorLifecycle {
     await this.sessions.endOtherSessions(actor.user.id, actor.sessionUid, tx, actor.tokenId);
     await this.stepUp.endOtherStepUpGrants(actor, tx);
     await this.notifier.queue(actor.user, event, { userAgent: actor.userAgent, at: this.now() }, tx.outbox);
+  }
+
+  /**
+   * A 2-step method kept outside the factors changed (a passkey added or removed, passkeys/), in its transaction
+   * `tx`: what every factor change does (the other sessions end, the grants go, the notice is queued) and, when a
+   * method went, the recovery codes with the last one. Call `afterMethodChange` once it committed.
+   */
+  async recordMethodChange(tx: Storage, actor: Actor, event: AccountEvent, removed: boolean): Promise<void> {
+    await this.endOthersAndNotify(tx, actor, event);
+    if (removed) await this.stepUp.recoveryCodes.removeIfNoActiveFactor(actor, tx);
+  }
+
+  /** Once a `recordMethodChange` committed: ending the other sessions outside the database, where there is any. */
+  async afterMethodChange(actor: Actor): Promise<void> {
+    await this.sessions.endOtherSessionsAfterCommit(actor.user.id);
   }
 
   // ---- Enrolment ------------------------------------------------------------------------------------------
@@ -247,13 +268,13 @@ export class FactorLifecycle {
     // pass the last-factor check.
     return this.afterCommit(
       actor,
-      this.change(async (identity): Promise<FactorChange> => {
+      this.change(async (identity, within): Promise<FactorChange> => {
         const factors = await identity.listFactors(user.id);
         const factor = findFactor(factors, type);
         if (!factor || factor.status === 'PENDING_ACTIVATION') {
           throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not set up`);
         }
-        refuseLastFactor(factors, type, 'turn off');
+        refuseLastFactor(factors, await within.passkeys.countUsable(user.id), type, 'turn off');
         if (factor.status !== 'ACTIVE') return { response: statusResponse(factor) };
         const after = await identity.setEnabled(user.id, type, false);
         return {
@@ -268,11 +289,11 @@ export class FactorLifecycle {
     const { user } = actor;
     return this.afterCommit(
       actor,
-      this.change(async (identity): Promise<FactorChange> => {
+      this.change(async (identity, within): Promise<FactorChange> => {
         const factors = await identity.listFactors(user.id);
         const factor = findFactor(factors, type);
         if (!factor) return { response: statusResponse(undefined) };
-        refuseLastFactor(factors, type, 'remove');
+        refuseLastFactor(factors, await within.passkeys.countUsable(user.id), type, 'remove');
         await identity.remove(user.id, type);
         return {
           response: statusResponse(undefined),

@@ -117,8 +117,16 @@ export class RecoveryCodes {
     return this.identity.inTransaction ? this.identity.inTransaction(tx) : this.identity;
   }
 
-  private static async hasActiveFactor(identity: IdentityFactors, userId: string): Promise<boolean> {
-    return (await identity.listFactors(userId)).some((factor) => factor.status === 'ACTIVE');
+  /** An active factor or a usable passkey (`tx`: the change's transaction), as StepUpService.hasActiveFactor. */
+  private static async hasActiveFactor(
+    identity: IdentityFactors,
+    tx: Storage,
+    userId: string,
+  ): Promise<boolean> {
+    return (
+      (await identity.listFactors(userId)).some((factor) => factor.status === 'ACTIVE') ||
+      (await tx.passkeys.countUsable(userId)) > 0
+    );
   }
 
   // ---- Reading --------------------------------------------------------------------------------------------
@@ -156,7 +164,7 @@ export class RecoveryCodes {
     const hashes = [...codes].map((code) => this.hash(key, user.id, code));
     const now = this.now();
     await this.storage.transaction(async (tx) => {
-      if (!(await RecoveryCodes.hasActiveFactor(this.identityIn(tx), user.id))) {
+      if (!(await RecoveryCodes.hasActiveFactor(this.identityIn(tx), tx, user.id))) {
         throw refusal(API_ERRORS.noActiveFactor, NO_ACTIVE_FACTOR_ERROR);
       }
       await tx.recoveryCodes.replace(user.id, hashes, now);
@@ -218,7 +226,7 @@ export class RecoveryCodes {
     const { user } = actor;
     const set = await tx.recoveryCodes.set(user.id);
     if (set.total === 0) return;
-    if (await RecoveryCodes.hasActiveFactor(this.identityIn(tx), user.id)) return;
+    if (await RecoveryCodes.hasActiveFactor(this.identityIn(tx), tx, user.id)) return;
     await tx.recoveryCodes.deleteAll(user.id);
     if (set.left > 0) {
       await this.notifier.queue(

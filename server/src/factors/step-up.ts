@@ -55,9 +55,16 @@ export const activeOf = (factors: IdentityFactor[]) =>
 export const findFactor = (factors: IdentityFactor[], type: FactorName) =>
   factors.find((f) => f.type === type);
 
-/** Step-up data (spec section 3): what each active factor's kind tells the page, keyed by factor type. */
-function factorsData(user: User, active: FactorName[]): ActiveFactorsData {
-  return Object.assign({}, ...active.map((type) => kindOf(type).describe(user))) as ActiveFactorsData;
+/**
+ * Step-up data (spec section 3): what each active factor's kind tells the page, keyed by factor type, and the
+ * holder's usable passkeys counted (`passkey`, only when there are any).
+ */
+function methodsData(user: User, active: FactorName[], passkeys: number): ActiveFactorsData {
+  const factors = Object.assign(
+    {},
+    ...active.map((type) => kindOf(type).describe(user)),
+  ) as ActiveFactorsData;
+  return passkeys > 0 ? { ...factors, passkey: { count: passkeys } } : factors;
 }
 
 /**
@@ -89,26 +96,41 @@ export class StepUpService {
     return activeOf(await identity.listFactors(userId));
   }
 
-  async hasActiveFactor(userId: string, identity: IdentityFactors = this.identity): Promise<boolean> {
-    return (await this.activeTypes(userId, identity)).length > 0;
+  /**
+   * Whether the account has an active 2-step method: an active factor, or a passkey that still works (passkeys are
+   * methods of their own, kept in the portal's storage: `within` is the change's transaction when there is one).
+   */
+  async hasActiveFactor(
+    userId: string,
+    identity: IdentityFactors = this.identity,
+    within: Storage = this.storage,
+  ): Promise<boolean> {
+    return (
+      (await this.activeTypes(userId, identity)).length > 0 || (await within.passkeys.countUsable(userId)) > 0
+    );
   }
 
-  /** Step-up data (spec section 3): only active factors, keyed by factor type. */
+  /** Step-up data (spec section 3): only active methods, keyed by factor type, and the passkeys counted. */
   async activeFactorsData(user: User): Promise<ActiveFactorsData> {
-    return factorsData(user, await this.activeTypes(user.id));
+    return methodsData(
+      user,
+      await this.activeTypes(user.id),
+      await this.storage.passkeys.countUsable(user.id),
+    );
   }
 
   /**
-   * The step-up challenge of this session: whether it must verify, and with which factors (one read of them); and
-   * the holder's unused recovery codes, when there are any (never among the factors).
+   * The step-up challenge of this session: whether it must verify, and with which methods (the factors and the
+   * passkeys); and the holder's unused recovery codes, when there are any (never among the methods).
    */
   async challenge(user: User, sessionId: string): Promise<ChallengeResponse> {
     const active = await this.activeTypes(user.id);
+    const passkeys = await this.storage.passkeys.countUsable(user.id);
     const granted = (await this.grantExpiry(user.id, sessionId)) !== undefined;
     const left = await this.recoveryCodes.left(user.id);
     return {
-      challengeUser: active.length > 0 && !granted,
-      activeFactorsData: factorsData(user, active),
+      challengeUser: (active.length > 0 || passkeys > 0) && !granted,
+      activeFactorsData: methodsData(user, active, passkeys),
       ...(left > 0 ? { recoveryCodes: { left } } : {}),
     };
   }
@@ -173,7 +195,7 @@ export class StepUpService {
     within: Storage = this.storage,
     identity: IdentityFactors = this.identity,
   ): Promise<void> {
-    if (await this.hasActiveFactor(actor.user.id, identity)) return;
+    if (await this.hasActiveFactor(actor.user.id, identity, within)) return;
     const now = this.now();
     const recentSignIn = actor.signedInAt !== undefined && now - actor.signedInAt <= STEP_UP_TTL_MS;
     if (recentSignIn) return;

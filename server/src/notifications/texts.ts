@@ -125,6 +125,24 @@ function partsOf(event: AccountEvent): Parts {
         subject: 'The recovery codes of your F5 account were removed',
         what: 'The recovery codes of your F5 account were removed, because 2-step verification is no longer turned on for it: they no longer work. Once 2-step verification is on again, you can generate new ones on the Security page.',
       };
+    case 'passkey-added':
+      return {
+        ...change,
+        subject: 'A passkey was added to your F5 account',
+        what: `A passkey ("${event.name}") was added to 2-step verification of your F5 account on the Security page. It can now be used to confirm it's you.`,
+      };
+    case 'passkey-removed':
+      return {
+        ...change,
+        subject: 'A passkey was removed from your F5 account',
+        what: `The passkey "${event.name}" was removed from 2-step verification of your F5 account: it can no longer be used to confirm it's you.`,
+      };
+    case 'passkey-cloned':
+      return {
+        ...change,
+        subject: 'A passkey of your F5 account was blocked',
+        what: `The passkey "${event.name}" of your F5 account answered in a way that suggests it was copied to another device, so it no longer works. Remove it on the Security page; if it is yours, add it again.`,
+      };
     case 'account-locked': {
       const until = formatUtc(event.until);
       const locked = {

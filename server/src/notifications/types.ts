@@ -21,6 +21,11 @@ export type AccountEvent =
   | { type: 'recovery-code-used'; use: RecoveryCodeUse; left: number }
   /** The last 2-step method went, and the recovery codes with it. */
   | { type: 'recovery-codes-removed' }
+  /** A passkey was registered (`name`: the name it got). */
+  | { type: 'passkey-added'; name: string }
+  | { type: 'passkey-removed'; name: string }
+  /** A passkey's signature counter went backwards (a copied authenticator suspected): it is refused from now on. */
+  | { type: 'passkey-cloned'; name: string }
   /** A throttle reached its limit: attempts of this kind are refused until `until` (ms since the epoch). */
   | { type: 'account-locked'; reason: 'sign-in' | 'password' | 'verification-code'; until: number };
 

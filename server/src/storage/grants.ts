@@ -11,7 +11,7 @@ import { storedFactorType } from './factors.js';
  * What a step-up grant was earned with: a factor's code, a recovery code (a fallback of the factors: the same
  * grant), or the password again (first factor only).
  */
-export type GrantProof = FactorName | 'recovery-code' | 'password';
+export type GrantProof = FactorName | 'recovery-code' | 'passkey' | 'password';
 
 // Session uids and grant ids are bearer-ish (with the signing key they mint access tokens): the keys hold hashes.
 const hashed = (id: string) => createHash('sha256').update(id).digest('base64url');
@@ -98,7 +98,9 @@ export class SqlGrantStore implements GrantStore {
       [
         userId,
         sessionKey,
-        proof === 'password' || proof === 'recovery-code' ? proof : storedFactorType(proof),
+        proof === 'password' || proof === 'recovery-code' || proof === 'passkey'
+          ? proof
+          : storedFactorType(proof),
         expiresAt,
       ],
     );

@@ -4,12 +4,14 @@ import type { GrantStore } from './grants.js';
 import type { FactorStore } from './factors.js';
 import type { MailboxStore } from './mailbox.js';
 import type { OutboxStore } from './outbox.js';
+import type { PasskeyStore } from './passkeys.js';
 import type { PasswordResetStore } from './password-resets.js';
 import type { ProviderStore } from './provider.js';
 import type { RecoveryCodeStore } from './recovery-codes.js';
 import type { RequestWindows } from './request-windows.js';
 import type { ThrottleEvents } from './throttle-events.js';
 import type { TokenNotBeforeStore } from './token-not-before.js';
+import type { WebAuthnChallengeStore } from './webauthn-challenges.js';
 
 /**
  * Everything the server keeps, one interface per domain, each beside its SQL in this folder (the persistence
@@ -37,6 +39,10 @@ export interface Storage {
   grants: GrantStore;
   /** Recovery codes, as keyed hashes (embedded mode). */
   recoveryCodes: RecoveryCodeStore;
+  /** Passkeys (WebAuthn credentials, embedded mode). */
+  passkeys: PasskeyStore;
+  /** The passkey ceremonies' single-use challenges. */
+  webauthnChallenges: WebAuthnChallengeStore;
   /** Each throttle's events (limits: throttles/limits.ts). */
   throttles: {
     passwordChange: ThrottleEvents;

@@ -4,6 +4,7 @@ import { carriedGrantKey, chainGrantKey, sessionGrantKey, SqlGrantStore } from '
 import { SqlFactorStore } from './factors.js';
 import { SqlMailboxStore } from './mailbox.js';
 import { SqlOutboxStore } from './outbox.js';
+import { SqlPasskeyStore } from './passkeys.js';
 import { SqlPasswordResetStore } from './password-resets.js';
 import type { AtRestSealing } from './sealing.js';
 import { SqlProviderStore } from './provider.js';
@@ -18,6 +19,7 @@ import {
 } from './throttle-events.js';
 import { SqlRequestWindows } from './request-windows.js';
 import { tokenNotBeforeStore } from './token-not-before.js';
+import { SqlWebAuthnChallengeStore } from './webauthn-challenges.js';
 import type { Storage } from './index.js';
 
 /**
@@ -51,6 +53,8 @@ export function storageOver(sql: Sql, sealing: AtRestSealing): Storage {
     factors: new SqlFactorStore(sql),
     grants,
     recoveryCodes: new SqlRecoveryCodeStore(sql),
+    passkeys: new SqlPasskeyStore(sql),
+    webauthnChallenges: new SqlWebAuthnChallengeStore(sql),
     throttles: {
       passwordChange: new SqlThrottleEvents(sql, PASSWORD_CHANGE_EVENTS),
       signIn: new SqlThrottleEvents(sql, SIGN_IN_EVENTS),

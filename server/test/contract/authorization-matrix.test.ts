@@ -41,6 +41,11 @@ function bodyOf(call: ApiCall, account: ContractAccount): unknown {
   if (call === apiCalls.reauthenticate) return { password: account.password };
   if (call.path.endsWith('/activate')) return { code: '123456' };
   if (call.path.endsWith('/reset')) return { optOut: true };
+  // Passkeys: a WebAuthn answer's outer shape, and a name.
+  if (call === apiCalls.passkeyRegistrationVerify || call === apiCalls.stepUpVerifyPasskey) {
+    return { response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: {} } };
+  }
+  if (call === apiCalls.passkeyRename) return { name: 'Mallory' };
   return undefined;
 }
 
@@ -171,7 +176,8 @@ const rowName = (call: ApiCall) => `${call.method.padEnd(6)} ${call.path}`;
 const pathsOf = (call: ApiCall, sub: string) =>
   (FACTOR_SEGMENTS.get(call.path) ?? [undefined]).map((factor) => ({
     label: factor,
-    url: pathOf(call.path, factor === undefined ? { sub } : { sub, factor }),
+    // A passkey's `:id`: one the victim does not hold (authorization refuses before it is looked up).
+    url: pathOf(call.path, factor === undefined ? { sub, id: 'pk-unknown' } : { sub, factor }),
   }));
 
 function expectRefusal(
@@ -202,6 +208,8 @@ const PORTAL_TABLES: Record<string, string> = {
   email_codes: '*',
   stepup_grants: '*',
   recovery_codes: '*',
+  passkeys: '*',
+  webauthn_challenges: '*',
   factor_throttle_events: '*',
   password_change_failures: '*',
   mailbox_messages: '*',

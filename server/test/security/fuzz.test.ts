@@ -148,7 +148,77 @@ const CALLS: FuzzCall[] = [
     fields: ['recoveryCode'],
     good: { recoveryCode: 'ABCDE-FGHJK' },
   },
+  // Passkeys: the WebAuthn answers' outer shape is the contract's, the rest is verified by the server.
+  ...passkeyCalls(),
 ];
+
+/** The passkeys' calls; the answers' good body is a well-formed assertion of no known credential. */
+function passkeyCalls(): FuzzCall[] {
+  const clientDataJSON = Buffer.from(
+    JSON.stringify({ type: 'webauthn.get', challenge: 'AAAA', origin: 'http://localhost:3000' }),
+  ).toString('base64url');
+  const answer = {
+    response: {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      response: { clientDataJSON, authenticatorData: 'AAAA', signature: 'AAAA', attestationObject: 'AAAA' },
+      clientExtensionResults: {},
+    },
+  };
+  const withId = (path: string) => (sub: string) => pathOf(path, { sub, id: 'pk-unknown' });
+  return [
+    {
+      method: 'GET',
+      spec: apiCalls.passkeys.path,
+      path: withId(apiCalls.passkeys.path),
+      fields: [],
+      good: {},
+    },
+    {
+      method: 'POST',
+      spec: apiCalls.passkeyRegistrationOptions.path,
+      path: withId(apiCalls.passkeyRegistrationOptions.path),
+      fields: [],
+      good: {},
+    },
+    {
+      method: 'POST',
+      spec: apiCalls.passkeyRegistrationVerify.path,
+      path: withId(apiCalls.passkeyRegistrationVerify.path),
+      fields: ['response'],
+      good: answer,
+    },
+    {
+      method: 'PUT',
+      spec: apiCalls.passkeyRename.path,
+      path: withId(apiCalls.passkeyRename.path),
+      fields: ['name'],
+      good: { name: 'Laptop' },
+    },
+    {
+      method: 'DELETE',
+      spec: apiCalls.passkeyRemove.path,
+      path: withId(apiCalls.passkeyRemove.path),
+      fields: [],
+      good: {},
+    },
+    {
+      method: 'POST',
+      spec: apiCalls.stepUpPasskeyOptions.path,
+      path: withId(apiCalls.stepUpPasskeyOptions.path),
+      fields: [],
+      good: {},
+    },
+    {
+      method: 'POST',
+      spec: apiCalls.stepUpVerifyPasskey.path,
+      path: withId(apiCalls.stepUpVerifyPasskey.path),
+      fields: ['response'],
+      good: answer,
+    },
+  ];
+}
 
 // ---- Generators -------------------------------------------------------------------------------------------
 

@@ -1,6 +1,15 @@
 import { ISSUER_PATH } from 'shared-auth/contract';
 import { escapeHtml, page } from '../html.js';
 import { CSRF_FIELD } from './csrf.js';
+import {
+  passkeyFormAttributes,
+  passkeyFormFields,
+  passkeyHead,
+  PASSKEY_ONLY_HINT,
+  SIGN_IN_WITH_PASSKEY,
+  USE_PASSKEY,
+  type PasskeyUi,
+} from './passkey-pages.js';
 import { RESET_PATH } from './reset-flow.js';
 
 /** "Forgot password?" under the password field opens the reset pages (reset-routes.ts). */
@@ -29,6 +38,10 @@ export const SIGN_IN_UNAVAILABLE = 'Sign-in is not possible right now. Try again
 export const FORM_FROM_ANOTHER_SITE = 'This sign-in form was sent from another site.';
 export const FORM_NOT_VALID = 'This sign-in form has expired or was not sent from this site.';
 
+/** The look of the pages' secondary buttons. */
+const SECONDARY_STYLE =
+  '.secondary{color:#1668dc;background:#fff;border:1px solid #1668dc;margin-top:.75rem}.secondary:hover{background:#f0f5ff}';
+
 /** The hidden field that proves a post comes from a form this server rendered for this interaction. */
 function csrfInput(csrf: string): string {
   return `<input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(csrf)}">`;
@@ -42,10 +55,15 @@ export interface SignInPageOptions {
   error?: string;
   /** A confirmation above the form, e.g. that the password was just reset. */
   notice?: string | undefined;
+  /** Passwordless sign-in: the button and the browser's passkey autofill on the email field. */
+  passkeys?: PasskeyUi | undefined;
 }
 
-/** Step 1 of sign-in: email and password. Plain HTML: no client JS, labelled fields, errors in role=alert. */
-export function signInPage({ action, csrf, email = '', error, notice }: SignInPageOptions): string {
+/**
+ * Step 1 of sign-in: email and password. Plain HTML, labelled fields, errors in role=alert; with passkeys, a
+ * same-origin script adds "Sign in with a passkey" and the autofill (the page works without it).
+ */
+export function signInPage({ action, csrf, email = '', error, notice, passkeys }: SignInPageOptions): string {
   const describedBy = error ? ' aria-describedby="form-error"' : '';
   return page(
     'Sign in · My Profile',
@@ -53,16 +71,17 @@ export function signInPage({ action, csrf, email = '', error, notice }: SignInPa
 <p class="muted">Use the email and password of your account.</p>
 ${notice ? `<div id="form-notice" role="status" class="notice">${escapeHtml(notice)}</div>` : ''}
 ${error ? `<div id="form-error" role="alert">${escapeHtml(error)}</div>` : ''}
-<form method="post" action="${escapeHtml(action)}" novalidate>
+<form method="post" action="${escapeHtml(action)}" novalidate${passkeys ? passkeyFormAttributes(passkeys, true) : ''}>
 ${csrfInput(csrf)}
 <label for="email">Email</label>
-<input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}"${describedBy}${email ? '' : ' autofocus'}>
+<input id="email" name="email" type="email" autocomplete="${passkeys ? 'username webauthn' : 'username'}" required value="${escapeHtml(email)}"${describedBy}${email ? '' : ' autofocus'}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${describedBy}${email ? ' autofocus' : ''}>
 <p class="forgot"><a href="${escapeHtml(FORGOT_PASSWORD_HREF)}">${FORGOT_PASSWORD}</a></p>
 <button type="submit">Sign in</button>
+${passkeys ? passkeyFormFields(SIGN_IN_WITH_PASSKEY) : ''}
 </form>`,
-    '<style>.forgot{margin:.5rem 0 0;font-size:.875rem}.notice{margin:0 0 1rem;padding:.75rem;border:1px solid #389e0d;border-radius:4px;background:#f6ffed;color:#135200}</style>',
+    `<style>.forgot{margin:.5rem 0 0;font-size:.875rem}.notice{margin:0 0 1rem;padding:.75rem;border:1px solid #389e0d;border-radius:4px;background:#f6ffed;color:#135200}${passkeys ? SECONDARY_STYLE : ''}</style>${passkeys ? `\n${passkeyHead(passkeys)}` : ''}`,
   );
 }
 
@@ -98,22 +117,30 @@ export interface VerificationCodePageOptions {
   /** Which active factors the account has; the text and the email button follow them. */
   authenticator: boolean;
   email: boolean;
+  /** The account has a usable passkey: "Use a passkey" (its script's options and files). */
+  passkeys?: PasskeyUi | undefined;
   error?: string | undefined;
   /** A confirmation, e.g. that a code was sent by email. */
   notice?: string | undefined;
 }
 
-/** Step 2 of sign-in for accounts with 2-step verification: a code from the app or from an email. */
+/**
+ * Step 2 of sign-in for accounts with 2-step verification: a code from the app or from an email, and/or a passkey
+ * ("Use a passkey", revealed by the page's script). An account whose only method is a passkey gets no code field.
+ */
 export function verificationCodePage({
   action,
   csrf,
   authenticator,
   email,
+  passkeys,
   error,
   notice,
 }: VerificationCodePageOptions): string {
-  const hint =
-    authenticator && email
+  const codes = authenticator || email || !passkeys;
+  const hint = !codes
+    ? PASSKEY_ONLY_HINT
+    : authenticator && email
       ? 'Enter the code from your authenticator app, or send a code to your email and enter that one.'
       : authenticator
         ? 'Enter the 6-digit code from your authenticator app.'
@@ -125,14 +152,17 @@ export function verificationCodePage({
 <p class="muted">${escapeHtml(hint)}</p>
 ${error ? `<div id="form-error" role="alert">${escapeHtml(error)}</div>` : ''}
 ${notice ? `<div id="form-notice" role="status" class="notice">${escapeHtml(notice)}</div>` : ''}
-<form method="post" action="${escapeHtml(action)}" novalidate>
+<form method="post" action="${escapeHtml(action)}" novalidate${passkeys ? passkeyFormAttributes(passkeys, false) : ''}>
 ${csrfInput(csrf)}
-<label for="code">Verification code</label>
+${
+  codes
+    ? `<label for="code">Verification code</label>
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="10" required autofocus${describedBy}>
 <button type="submit" name="action" value="verify">Verify</button>
-${email ? '<button type="submit" name="action" value="send-email" class="secondary" formnovalidate>Send code by email</button>' : ''}
-</form>`,
-    '<style>.secondary{color:#1668dc;background:#fff;border:1px solid #1668dc;margin-top:.75rem}.secondary:hover{background:#f0f5ff}.notice{margin:0 0 1rem;padding:.75rem;border:1px solid #389e0d;border-radius:4px;background:#f6ffed;color:#135200}</style>',
+`
+    : ''
+}${email ? '<button type="submit" name="action" value="send-email" class="secondary" formnovalidate>Send code by email</button>\n' : ''}${passkeys ? `${passkeyFormFields(USE_PASSKEY)}\n` : ''}</form>`,
+    `<style>${SECONDARY_STYLE}.notice{margin:0 0 1rem;padding:.75rem;border:1px solid #389e0d;border-radius:4px;background:#f6ffed;color:#135200}</style>${passkeys ? `\n${passkeyHead(passkeys)}` : ''}`,
   );
 }
 

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import { z } from 'zod';
 import type { AppConfig } from '../../config/index.js';
@@ -23,6 +22,8 @@ import {
   tooManyFormPosts,
 } from './pages.js';
 import { clearResetDoneCookie, hasResetDone, PASSWORD_CHANGED_NOTICE } from './reset-done-cookie.js';
+import { progressOf, saveProgress, type Interaction } from './progress.js';
+import { passkeyRoutes, passkeyUiFor } from './passkey-routes.js';
 import { SignInKeys } from './secrets.js';
 import { buildSteps, PASSWORD_STEP } from './steps.js';
 import { SIGN_IN_LIMIT } from '../../throttles/limits.js';
@@ -30,22 +31,6 @@ import type { RequestWindows } from '../../storage/request-windows.js';
 import { AddressLimiter } from '../../throttles/request-windows.js';
 import type { ThrottleEvents } from '../../storage/throttle-events.js';
 import { Throttle } from '../../throttles/throttle.js';
-
-type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
-
-/** Sign-in progress kept in the interaction (server side) between steps. */
-const progressSchema = z.object({ step: z.string(), accountId: z.string(), amr: z.array(z.string()) });
-type Progress = z.infer<typeof progressSchema>;
-
-function progressOf(interaction: Interaction): Progress | undefined {
-  const parsed = progressSchema.safeParse((interaction.result as { portal?: unknown } | undefined)?.portal);
-  return parsed.success ? parsed.data : undefined;
-}
-
-async function saveProgress(interaction: Interaction, progress: Progress): Promise<void> {
-  interaction.result = { ...interaction.result, portal: progress } as InteractionResults;
-  await interaction.save(Math.max(1, interaction.exp - Math.floor(Date.now() / 1000)));
-}
 
 const paramsSchema = z.object({ uid: z.string().min(1).max(64) });
 const stepParamsSchema = paramsSchema.extend({ step: z.string().min(1).max(64) });
@@ -89,9 +74,12 @@ export async function interactionRoutes(
   const publicOrigin = new URL(config.PUBLIC_URL).origin;
   // The app's clock (`app.now`, buildApp's `now` option), like every other time-based limit.
   const now = () => fastify.now();
+  // The passkeys domain (plugins/app/passkeys.ts, registered before the provider).
+  const { passkeys } = fastify;
   const steps = buildSteps({
     directory,
     factors,
+    passkeys,
     throttle: new Throttle(signInEvents, SIGN_IN_LIMIT, now),
     notifier: fastify.notifier,
     hashEmail: (email) => keys.sign('throttle-key', email),
@@ -99,6 +87,16 @@ export async function interactionRoutes(
     lockMs: SIGN_IN_LIMIT.windowMs,
   });
   const formPosts = new AddressLimiter(requestWindows, 'signin-form', FORM_POSTS_PER_MINUTE, now);
+  // Passkeys' options (passwordless and the second step) and the pages' scripts.
+  await passkeyRoutes(fastify, {
+    base,
+    publicOrigin,
+    provider,
+    keys,
+    directory,
+    passkeys,
+    formPosts,
+  });
   // The sign-in and 2-step pages answer every refusal and unexpected error as a page, never the API's JSON.
   fastify.setErrorHandler(
     pageErrorHandler({
@@ -186,9 +184,11 @@ export async function interactionRoutes(
     const step = steps.get(progress?.step ?? PASSWORD_STEP);
     if (!step) throw new Error(`Unknown sign-in step ${progress?.step}`);
     const context = {
+      interactionUid: interaction.uid,
       action: `${base}/${interaction.uid}/${step.name}`,
       csrf: csrfToken(keys, interaction.uid),
       accountId: progress?.accountId,
+      passkeys: await passkeyUiFor(base, passkeys, interaction.uid),
     };
     // Just after a password reset (reset-routes.ts): the sign-in page says so, once.
     if (step.name === PASSWORD_STEP && hasResetDone(request.headers.cookie, keys, now())) {
@@ -227,9 +227,11 @@ export async function interactionRoutes(
     const device = readDevice(request.headers.cookie, keys);
     const outcome = await step.submit(
       {
+        interactionUid: interaction.uid,
         action: `${base}/${interaction.uid}/${step.name}`,
         csrf: csrfToken(keys, interaction.uid),
         accountId: progress?.accountId,
+        passkeys: await passkeyUiFor(base, passkeys, interaction.uid),
         device,
         userAgent: request.headers['user-agent'],
       },

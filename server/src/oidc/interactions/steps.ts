@@ -2,15 +2,16 @@
  * Sign-in is a sequence of steps, each a page with a form. A step's submit either shows its page again
  * (with an error), hands over to another step, or finishes the login.
  *
- * Steps: "password", then, for accounts with an active 2-step factor, "verification-code" (a code from the
- * authenticator app, or one sent by email on request, or a recovery code). The routes keep the verified account id in the
- * interaction (server side) between steps.
+ * Steps: "password" (or passwordless with a passkey), then, for accounts with an active 2-step method,
+ * "verification-code" (a code from the authenticator app, or one sent by email on request, or a passkey, or a
+ * recovery code). The routes keep the verified account id in the interaction (server side) between steps.
  */
 import type { Directory, User } from '../../directory/directory.js';
 import { normaliseEmail } from '../../directory/directory.js';
 import type { StepUpService } from '../../factors/step-up.js';
 import { HttpError } from '../../http/errors.js';
 import type { Notifier } from '../../notifications/types.js';
+import type { PasskeyService } from '../../passkeys/service.js';
 import { API_ERRORS } from 'shared-auth/contract';
 import type { Device } from './device-cookie.js';
 import {
@@ -27,6 +28,8 @@ import {
   WRONG_VERIFICATION_CODE,
 } from './pages.js';
 import { retryAfterSeconds, type Throttle } from '../../throttles/throttle.js';
+import { PASSKEY_ACTION, PASSKEY_REFUSED, type PasskeyUi } from './passkey-pages.js';
+import { PASSKEY_AMR, passkeyAnswerOf, verifyPasskeySignIn } from './passkey-sign-in.js';
 
 /** The throttle key of a browser the account does not know: the email as typed, normalised and hashed (no
  * address or mistyped password is stored in clear), with `hash` a keyed hash of the server's. */
@@ -48,8 +51,12 @@ export type StepOutcome =
   | { kind: 'done'; accountId: string; amr: string[] };
 
 export interface StepContext {
+  /** The interaction's uid: its passkey challenges are bound to it. */
+  interactionUid: string;
   /** Where this step's form posts to. */
   action: string;
+  /** The pages' passkey parts, when passkeys are available (the embedded backend). */
+  passkeys?: PasskeyUi | undefined;
   /** The interaction's CSRF token, for the form's hidden field. */
   csrf: string;
   /** Set once an earlier step identified the account. */
@@ -83,10 +90,12 @@ export interface PasswordStepDeps {
   now: () => number;
   /** How long a lockout lasts: at most one lock notice per account in this time. */
   lockMs: number;
+  /** Passkeys: passwordless sign-in and the second step. */
+  passkeys: PasskeyService;
 }
 
 export function passwordStep(
-  { directory, throttle, notifier, hashEmail, now, lockMs }: PasswordStepDeps,
+  { directory, throttle, notifier, hashEmail, now, lockMs, passkeys }: PasswordStepDeps,
   nextStepAfterPassword: NextStepAfterPassword,
 ): SignInStep {
   /** Tells the account holder that their email is locked, once per lockout period. */
@@ -101,17 +110,54 @@ export function passwordStep(
     await notifier.queue({ id: user.id, email: user.email }, event, { at, userAgent });
   }
 
+  /**
+   * Passwordless: a discoverable passkey with user verification is two factors by itself, so the login is done.
+   * Refusals show the sign-in page again with the passkeys' text; the per-address form limit counts every post.
+   */
+  async function withPasskey(
+    context: StepContext,
+    form: Record<string, string | undefined>,
+  ): Promise<StepOutcome> {
+    const { action, csrf, passkeys: ui } = context;
+    const again = (statusCode: number, error: string, headers?: Record<string, string>): StepOutcome => ({
+      kind: 'again',
+      statusCode,
+      html: signInPage({ action, csrf, error, passkeys: ui }),
+      ...(headers ? { headers } : {}),
+    });
+    const answer = passkeyAnswerOf(form);
+    if (!answer || !ui) return again(400, PASSKEY_REFUSED);
+    try {
+      const userId = await verifyPasskeySignIn(
+        passkeys,
+        context.interactionUid,
+        answer,
+        null,
+        context.userAgent,
+      );
+      const user = await directory.findById(userId);
+      // A federated account signs in at its organization and never holds a passkey here.
+      if (!user || user.isFederated) return again(400, PASSKEY_REFUSED);
+      return { kind: 'done', accountId: user.id, amr: [...PASSKEY_AMR] };
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return again(error.statusCode, error.message, error.headers);
+    }
+  }
+
   return {
     name: PASSWORD_STEP,
-    render: async ({ action, csrf }) => signInPage({ action, csrf }),
-    async submit({ action, csrf, device, userAgent }, form) {
+    render: async ({ action, csrf, passkeys: ui }) => signInPage({ action, csrf, passkeys: ui }),
+    async submit(context, form) {
+      if (form.action === PASSKEY_ACTION) return withPasskey(context, form);
+      const { action, csrf, device, userAgent, passkeys: ui } = context;
       const email = (form.email ?? '').trim();
       const password = form.password ?? '';
       if (email === '' || password === '') {
         return {
           kind: 'again',
           statusCode: 400,
-          html: signInPage({ action, csrf, email, error: MISSING_CREDENTIALS }),
+          html: signInPage({ action, csrf, email, error: MISSING_CREDENTIALS, passkeys: ui }),
         };
       }
       // A browser that signed in to this account before counts under its own key; every other one under the email.
@@ -124,7 +170,13 @@ export function passwordStep(
         return {
           kind: 'again',
           statusCode: 429,
-          html: signInPage({ action, csrf, email, error: tooManyAttempts(reserved.retryAfterMs) }),
+          html: signInPage({
+            action,
+            csrf,
+            email,
+            error: tooManyAttempts(reserved.retryAfterMs),
+            passkeys: ui,
+          }),
           headers: { 'Retry-After': String(retryAfterSeconds(reserved.retryAfterMs)) },
         };
       }
@@ -136,7 +188,7 @@ export function passwordStep(
         return {
           kind: 'again',
           statusCode: 401,
-          html: signInPage({ action, csrf, email, error: WRONG_CREDENTIALS }),
+          html: signInPage({ action, csrf, email, error: WRONG_CREDENTIALS, passkeys: ui }),
         };
       }
       // A right password: the reservation and every failure of its key are forgotten.
@@ -159,23 +211,30 @@ export const VERIFICATION_CODE_STEP = 'verification-code';
 export const RECOVERY_CODE_AMR = 'recovery-code';
 
 /**
- * The second step: a code from the authenticator app, or an email code sent on request ("Send code by email"), or,
- * for an account with unused recovery codes, one of them ("Use a recovery code" shows its form, "Use a
- * verification code instead" goes back). Wrong codes, recovery codes and email sends go through the same per-user
- * throttles as the Security page.
+ * The second step: a code from the authenticator app, or an email code sent on request ("Send code by email"), or
+ * a passkey of the account ("Use a passkey"), or, for an account with unused recovery codes, one of them ("Use a
+ * recovery code" shows its form, "Use a verification code instead" goes back). Wrong codes, passkey answers,
+ * recovery codes and email sends go through the same per-user throttles as the Security page.
  */
-export function verificationCodeStep(directory: Directory, factors: StepUpService): SignInStep {
+export function verificationCodeStep(
+  directory: Directory,
+  factors: StepUpService,
+  passkeys: PasskeyService,
+): SignInStep {
   async function pageFor(
-    { action, csrf }: StepContext,
+    { action, csrf, passkeys: ui }: StepContext,
     user: User,
     extra: { error?: string; notice?: string } = {},
   ) {
     const active = await factors.activeTypes(user.id);
+    // Only passkeys that still work (not blocked as copies) offer the button.
+    const withPasskey = ui !== undefined && (await factors.activeFactorsData(user)).passkey !== undefined;
     const options = {
       action,
       csrf,
       authenticator: active.includes('googleAuth'),
       email: active.includes('email'),
+      passkeys: withPasskey ? ui : undefined,
       ...extra,
     };
     return (await factors.recoveryCodes.left(user.id)) > 0
@@ -231,6 +290,12 @@ export function verificationCodeStep(directory: Directory, factors: StepUpServic
           if (outcome === 'wrong') return again(400, { error: WRONG_RECOVERY_CODE });
           return { kind: 'done', accountId: user.id, amr: [RECOVERY_CODE_AMR, 'mfa'] };
         }
+        if (form.action === PASSKEY_ACTION) {
+          const answer = passkeyAnswerOf(form);
+          if (!answer) return again(400, { error: PASSKEY_REFUSED });
+          await verifyPasskeySignIn(passkeys, context.interactionUid, answer, user, context.userAgent);
+          return { kind: 'done', accountId: user.id, amr: [...PASSKEY_AMR] };
+        }
         if (form.action === 'send-email') {
           const masked = await factors.sendVerificationEmail(user);
           return again(200, { notice: `We sent a code to ${masked}. It is valid for 10 minutes.` });
@@ -250,13 +315,13 @@ export function verificationCodeStep(directory: Directory, factors: StepUpServic
 }
 
 export function buildSteps(deps: PasswordStepDeps & { factors: StepUpService }): Map<string, SignInStep> {
-  const { directory, factors } = deps;
+  const { directory, factors, passkeys } = deps;
   // A correct password finishes the login, unless the account has an active 2-step factor.
   const steps = [
     passwordStep(deps, async (user) =>
       (await factors.hasActiveFactor(user.id)) ? VERIFICATION_CODE_STEP : undefined,
     ),
-    verificationCodeStep(directory, factors),
+    verificationCodeStep(directory, factors, passkeys),
   ];
   return new Map(steps.map((step) => [step.name, step]));
 }

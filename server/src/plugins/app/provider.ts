@@ -194,6 +194,6 @@ export default fp(
   },
   {
     name: 'provider',
-    dependencies: ['storage', 'directory', 'token-verification', 'factors', 'notifications'],
+    dependencies: ['storage', 'directory', 'token-verification', 'factors', 'notifications', 'passkeys'],
   },
 );

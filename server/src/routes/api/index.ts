@@ -5,6 +5,7 @@ import { refusal, unauthorized } from '../../http/errors.js';
 import { oktaSessionsRoutes } from '../../oidc/okta-compat.js';
 import passwordRoutes from './password/index.js';
 import multifactorRoutes from './multifactor/index.js';
+import passkeysRoutes from './passkeys/index.js';
 import profileRoutes from './profile/index.js';
 import recoveryCodesRoutes from './recoverycodes/index.js';
 import settingsRoutes from './settings/index.js';
@@ -52,6 +53,7 @@ export default async function apiRoutes(app: FastifyInstance) {
   await app.register(stepUpRoutes);
   await app.register(multifactorRoutes);
   await app.register(recoveryCodesRoutes);
+  await app.register(passkeysRoutes);
   // Not a call of the portal: Okta's session endpoint that okta-auth-js asks at sign-out (see okta-compat.ts).
   await app.register(oktaSessionsRoutes);
 }

@@ -45,6 +45,18 @@ export default async function stepUpRoutes(app: FastifyInstance) {
     return { status: 'VERIFIED' as const, expiresAt: new Date(expiresAt).toISOString() };
   });
 
+  // A passkey instead of a code (passkeys/): the same grant. Its options carry a challenge bound to this session.
+  registerCall(app, apiCalls.stepUpPasskeyOptions, async (request) =>
+    app.passkeys.stepUpOptions(await actorOf(app, request)),
+  );
+
+  registerCall(app, apiCalls.stepUpVerifyPasskey, async (request) => {
+    const actor = await actorOf(app, request);
+    const expiresAt = await app.passkeys.stepUpVerify(actor, request.body.response);
+    request.log.info({ userId: actor.user.id }, 'step-up verified with a passkey');
+    return { status: 'VERIFIED' as const, expiresAt: new Date(expiresAt).toISOString() };
+  });
+
   // "Confirm it's you": the password again before the first factor (StepUpService.requireFreshProof).
   registerCall(app, apiCalls.reauthenticate, async (request, reply) => {
     const actor = await actorOf(app, request);
