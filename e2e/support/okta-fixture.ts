@@ -45,10 +45,10 @@ export { expect };
 
 /** Signs in on the Okta org's own sign-in page (the stand-in's form: Username, Password, 'Sign in'). */
 export async function signInOnOkta(page: Page, user: { email: string; password: string }): Promise<void> {
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await page.getByLabel('Username').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** Opens a portal page while signed out, signs in at the org, and waits to be back on it. */

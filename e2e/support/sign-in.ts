@@ -3,10 +3,10 @@ import { createUser, type TestUser } from './users.js';
 
 /** Signs in on the identity provider's own page (the sign-in page is not the portal's). */
 export async function signInOnProvider(page: Page, user: { email: string; password: string }): Promise<void> {
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /** Opens a portal page while signed out, signs in, and waits to be back on it. */

@@ -15,7 +15,7 @@ test('sign-in page, profile (view and edit), password (views and dialog)', async
   test.setTimeout(120_000);
   const user = await createUser();
   await page.goto('/profile');
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await expectNoSeriousViolations(page, 'the provider sign-in page');
   await signInOnProvider(page, { email: user.email, password: 'Not-the-password-1' });
   await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.');

@@ -127,7 +127,7 @@ test('a password change in one browser signs the other browsers out: their next 
       .getByRole('navigation', { name: 'Account pages' })
       .getByRole('link', { name: 'Security' })
       .click();
-    await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(other.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     await signInOnProvider(other, { email: user.email, password: NEW_PASSWORD });
     await expect(other).toHaveURL(/\/security$/);
     await expect(other.getByRole('heading', { level: 1, name: 'Security' })).toBeVisible();

@@ -65,7 +65,7 @@ test('a plain page embeds the Security remote: sign in, turn on the email factor
   expect(await page.evaluate(() => 'React' in window || 'antd' in window)).toBe(false);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   expect(errors).toEqual([]);
 });
 

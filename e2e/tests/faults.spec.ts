@@ -121,7 +121,7 @@ test('the identity provider down before sign-in: a clear message instead of Load
 
   await page.unroute(provider);
   await page.reload();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   expect(errors).toEqual([]);
 });
 

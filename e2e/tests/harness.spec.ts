@@ -46,7 +46,7 @@ test('remote-profile alone on http://localhost:3001/: sign in, My Profile withou
   await expect(page.getByRole('table')).toContainText('Standalone');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   expect(shellRequests).toEqual([]);
   expect(errors).toEqual([]);
 });

@@ -28,6 +28,16 @@ async function tabTo(page: Page, target: Locator, { backwards = false, max = 60 
 const focusInside = (container: Locator) =>
   container.evaluate((element) => element.contains(document.activeElement));
 
+/** Tabs to `trigger`, presses `key` on it, and waits for the dialog `name` to open and hold the focus. */
+async function openDialogByKeyboard(page: Page, trigger: Locator, name: string, key = 'Enter') {
+  await tabTo(page, trigger);
+  await page.keyboard.press(key);
+  const dialog = page.getByRole('dialog', { name });
+  await expect(dialog).toBeVisible();
+  await expect.poll(() => focusInside(dialog)).toBe(true);
+  return dialog;
+}
+
 test('the skip link is the first Tab stop; the side navigation and the user menu reach every page', async ({
   page,
 }) => {
@@ -134,11 +144,7 @@ test('enrolment with the keyboard: the setup key dialog, both factors, a confirm
   await tabTo(page, appSwitch(page));
   await page.keyboard.press('Space');
   const trigger = page.getByRole('button', { name: "Can't scan the QR code?" });
-  await tabTo(page, trigger);
-  await page.keyboard.press('Enter');
-  const keyDialog = page.getByRole('dialog', { name: 'Enter a Setup Key' });
-  await expect(keyDialog).toBeVisible();
-  await expect.poll(() => focusInside(keyDialog)).toBe(true);
+  const keyDialog = await openDialogByKeyboard(page, trigger, 'Enter a Setup Key');
   const app = new Authenticator((await keyDialog.getByLabel('Setup key').innerText()).replace(/\s+/g, ''));
   await page.keyboard.press('Escape');
   await expect(keyDialog).toBeHidden();
@@ -253,11 +259,7 @@ test('recovery codes and the password reset with the keyboard: the saved-codes d
 
   // The codes' dialog: it takes the focus, and Done is reached only once the box is ticked.
   const generate = page.getByRole('button', { name: 'Generate recovery codes' });
-  await tabTo(page, generate);
-  await page.keyboard.press('Enter');
-  const dialog = page.getByRole('dialog', { name: 'Save your recovery codes' });
-  await expect(dialog).toBeVisible();
-  await expect.poll(() => focusInside(dialog)).toBe(true);
+  const dialog = await openDialogByKeyboard(page, generate, 'Save your recovery codes');
   const codes = (await dialog.getByRole('list', { name: 'Your recovery codes' }).innerText()).match(
     /[0-9A-Z]{5}-[0-9A-Z]{5}/g,
   );
@@ -273,7 +275,7 @@ test('recovery codes and the password reset with the keyboard: the saved-codes d
   try {
     const other = await context.newPage();
     await other.goto('/profile');
-    await expect(other.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(other.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     await tabTo(other, other.getByLabel('Email'));
     await other.keyboard.type(user.email);
     await tabTo(other, other.getByLabel('Password'));
@@ -296,7 +298,7 @@ test('recovery codes and the password reset with the keyboard: the saved-codes d
   try {
     const reset = await signedOut.newPage();
     await reset.goto('/profile');
-    await expect(reset.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(reset.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     await tabTo(reset, reset.getByRole('link', { name: 'Forgot password?' }));
     await reset.keyboard.press('Enter');
     await expect(reset.getByRole('heading', { name: 'Reset your password' })).toBeVisible();

@@ -112,7 +112,7 @@ test('forgot password: the same answer for any email; the link works once, sets 
       .getByRole('navigation', { name: 'Account pages' })
       .getByRole('link', { name: 'Security' })
       .click();
-    await expect(signedIn.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(signedIn.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   } finally {
     await other.close();
   }

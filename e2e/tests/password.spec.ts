@@ -50,7 +50,7 @@ test('a user changes the password; after Logout the old one is refused and the n
 
   await page.getByRole('button', { name: `User menu for ${user.name}` }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 
   await signInOnProvider(page, user);
   await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.');

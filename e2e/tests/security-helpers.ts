@@ -251,5 +251,5 @@ export async function bothFactorsAndAnotherBrowser(page: Page, request: APIReque
 export async function logout(page: Page, userName: string): Promise<void> {
   await page.getByRole('button', { name: `User menu for ${userName}` }).click();
   await page.getByRole('menuitem', { name: 'Logout' }).click();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 }

@@ -50,7 +50,7 @@ test('enrol the authenticator app, sign in again with a code, and pass step-up w
   await second.goto('/security');
   await second.getByLabel('Email').fill(user.email);
   await second.getByLabel('Password').fill(user.password);
-  await second.getByRole('button', { name: 'Sign in' }).click();
+  await second.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(second.getByRole('heading', { name: '2-step verification' })).toBeVisible();
   await expect(second.getByRole('button', { name: 'Send code by email' })).toHaveCount(0);
   await expectNoSeriousViolations(second, "the provider's verification-code step");
@@ -163,7 +163,7 @@ test('sign in with an email code, then step-up by email (wrong code first)', asy
   await page.goto('/security');
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('heading', { name: '2-step verification' })).toBeVisible();
   await waitForResendWindow(enrolment);
   const before = new Date(Date.now() - 1000).toISOString();

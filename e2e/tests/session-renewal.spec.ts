@@ -58,7 +58,7 @@ async function watchPage(page: Page) {
       // Only the portal's in-page moves (history.pushState): no sign-in page, no return route, no reload.
       const pageAddresses = new Set([`${PORTAL}/password`, `${PORTAL}/profile`]);
       expect(topNavigations.filter((url) => !pageAddresses.has(url))).toEqual([]);
-      await expect(page.getByRole('button', { name: 'Sign in' })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toHaveCount(0);
     },
   };
 }

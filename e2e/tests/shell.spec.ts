@@ -10,7 +10,7 @@ test('logout clears local storage and signs out of the provider', async ({ page 
   await page.getByRole('menuitem', { name: 'Logout' }).click();
 
   // Back on the provider's sign-in page: the provider session is gone too.
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   const tokens = await page.evaluate(() => localStorage.getItem('okta-token-storage'));
   expect(tokens === null || !tokens.includes('idToken')).toBe(true);
 });
