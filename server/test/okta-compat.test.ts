@@ -352,7 +352,13 @@ describe('the sign-in page', () => {
     expect(page.body).toContain('<label for="password">Password</label>');
     expect(page.body).toContain('<input id="password" name="password" type="password"');
     expect(page.body).toContain('<button type="submit">Sign in</button>');
-    expect(page.body).not.toContain('<script');
+    // No inline script: only the provider's own same-origin files (the passkey buttons), as the CSP demands.
+    const scripts = [...page.body.matchAll(/<script\b[^>]*>([^<]*)<\/script>/g)];
+    for (const [tag, content] of scripts) {
+      expect(tag).toMatch(/ src="\/oauth2\/default\/interaction\/script\/[a-z0-9-]+"/);
+      expect(content).toBe('');
+    }
+    expect(page.body.match(/<script\b/g)?.length ?? 0).toBe(scripts.length);
     expect(page.headers['cache-control']).toBe('no-store');
   });
 
