@@ -26,7 +26,19 @@ import { RESET_REQUESTS_PER_ADDRESS_PER_HOUR } from '../src/oidc/interactions/re
 import { RESET_MAIL_SUBJECT } from '../src/password/reset-mails.js';
 import { RESET_LINK_TTL_MS, tokenHashOf } from '../src/password/reset.js';
 import { SIGN_IN_LIMIT } from '../src/throttles/limits.js';
-import { authorizeUrl, CookieJar, follow, hiddenFields, pkcePair, refreshRequest } from './helpers.js';
+import { apiCalls, pathOf } from 'shared-auth/contract';
+import {
+  authorizeUrl,
+  CookieJar,
+  follow,
+  hiddenFields,
+  parseTwice,
+  pkcePair,
+  refreshRequest,
+} from './helpers.js';
+import { SoftwareAuthenticator } from './support/software-authenticator.js';
+
+type PasskeyOptions = { challenge: string; allowCredentials?: { id: string }[] };
 import {
   clockedAppInStep,
   enrolAuthenticator,
@@ -482,6 +494,113 @@ describe('2-step verification', () => {
     const notice = (await mailsTo(account.user.email)).at(-1);
     expect(notice?.subject).toBe('Your F5 account password was reset');
     expect(notice?.text).toContain('No verification code was asked: your only 2-step method is email');
+  });
+});
+
+describe('a passkey as the second factor', () => {
+  /** A new account whose only 2-step method is a passkey (registered through the API). */
+  async function passkeyAccount() {
+    const account = await newUser(t.app);
+    const session = await signInSession(t.app, account);
+    const authenticator = new SoftwareAuthenticator({ userId: account.user.id });
+    const api = async (path: string) => {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' },
+        payload: path.endsWith('options')
+          ? '{}'
+          : JSON.stringify({ response: authenticator.register(options) }),
+      });
+      expect(answer.statusCode, answer.body).toBe(200);
+      return parseTwice(answer.body) as { options: PasskeyOptions };
+    };
+    let options: PasskeyOptions = { challenge: '' };
+    options = (await api(pathOf(apiCalls.passkeyRegistrationOptions.path, { sub: account.user.id }))).options;
+    await api(pathOf(apiCalls.passkeyRegistrationVerify.path, { sub: account.user.id }));
+    return { ...account, authenticator };
+  }
+
+  const passkeyOptions = async (token: string, headers: Record<string, string> = {}) => {
+    const answer = await postForm('passkey-options', { csrf: token }, headers);
+    return { answer, body: JSON.parse(answer.body) as { options?: PasskeyOptions; error?: string } };
+  };
+  const postPasskey = (token: string, response: unknown) =>
+    postForm('verify', { csrf: token, action: 'passkey', passkeyResponse: JSON.stringify(response) });
+
+  it('a passkey-only account proves its passkey first: the mailbox alone resets nothing', async () => {
+    const account = await passkeyAccount();
+    const token = await newLink(account.user.email);
+
+    const opened = await openLink(token);
+    expectPage(opened, 200);
+    expect(opened.body).toContain('<h1>2-step verification</h1>');
+    expect(opened.body).toContain('Use a passkey');
+    expect(opened.body).toContain('data-passkey-options="/oauth2/default/reset-password/passkey-options"');
+    // No code to type: no authenticator app, no recovery codes.
+    expect(opened.body).not.toContain('<label for="code">');
+    expect((await setPassword(token)).statusCode).toBe(403);
+
+    const { answer, body } = await passkeyOptions(token);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(body.options?.allowCredentials?.map((c) => c.id)).toEqual([
+      account.authenticator.credentialId.toString('base64url'),
+    ]);
+    const passed = await postPasskey(token, account.authenticator.assert(body.options as PasskeyOptions));
+    expectPage(passed, 200);
+    expect(passed.body).toContain(`<h1>${NEW_PASSWORD_TITLE}</h1>`);
+    expect((await setPassword(token)).statusCode).toBe(303);
+    // The passkey's use is recorded like a sign-in's.
+    const [stored] = await t.app.storage.passkeys.list(account.user.id);
+    expect(stored?.lastUsedAt).not.toBeNull();
+  });
+
+  it("refuses a challenge of another link, a replayed answer and a wrong user's passkey, each counted as a wrong code", async () => {
+    const holder = await passkeyAccount();
+    const other = await passkeyAccount();
+    const token = await newLink(holder.user.email);
+    const otherToken = await newLink(other.user.email);
+
+    // Options of the other account's link: their challenge is bound to that link, not this one.
+    const foreign = (await passkeyOptions(otherToken)).body.options as PasskeyOptions;
+    const crossLink = await postPasskey(token, holder.authenticator.assert(foreign));
+    expectPage(crossLink, 400);
+    expect(crossLink.body).toContain('<h1>2-step verification</h1>');
+
+    // The other account's passkey, on this account's own challenge.
+    const own = (await passkeyOptions(token)).body.options as PasskeyOptions;
+    const wrongUser = await postPasskey(token, other.authenticator.assert(own));
+    expectPage(wrongUser, 400);
+    const wrongCodes = () => t.app.storage.throttles.wrongCodes.since(holder.user.id, 0);
+    expect(await wrongCodes()).toHaveLength(2);
+
+    const fresh = (await passkeyOptions(token)).body.options as PasskeyOptions;
+    const answer = holder.authenticator.assert(fresh);
+    expectPage(await postPasskey(token, answer), 200);
+    // The same answer once more, on a new link: the challenge was used.
+    const again = await newLink(holder.user.email);
+    expectPage(await postPasskey(again, answer), 400);
+    // A right passkey cleared the count (as a right code does); the replay counts anew.
+    expect(await wrongCodes()).toHaveLength(1);
+  });
+
+  it('answers the options only while the link still needs a passkey, and never to another site', async () => {
+    const account = await passkeyAccount();
+    const token = await newLink(account.user.email);
+    const fromElsewhere = await passkeyOptions(token, { origin: 'https://evil.example' });
+    expect(fromElsewhere.answer.statusCode).toBe(403);
+    expect((await passkeyOptions('A'.repeat(43))).answer.statusCode).toBe(410);
+
+    const plain = await newUser(t.app);
+    const plainToken = await newLink(plain.user.email);
+    const none = await passkeyOptions(plainToken);
+    expect(none.answer.statusCode).toBe(409);
+    expect(none.body.error).toBe('A passkey is not needed for this step.');
+    // A passkey post without the browser's answer shows the code step again with a text.
+    const empty = await postForm('verify', { csrf: token, action: 'passkey', passkeyResponse: '' });
+    expectPage(empty, 400);
+    expect(alertOf(empty)).toBe('Your passkey did not answer. Try again, or enter a code.');
   });
 });
 

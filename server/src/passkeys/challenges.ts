@@ -15,9 +15,20 @@ export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** What a challenge is bound to: a session's grant chain, or a sign-in interaction, never stored as such. */
-export function challengeBinding(kind: 'session' | 'interaction', key: string): string {
+/**
+ * What a challenge is bound to: a session's grant chain, a sign-in interaction, or a password reset link (its
+ * stored hash), never stored as such.
+ */
+export function challengeBinding(kind: 'session' | 'interaction' | 'reset-link', key: string): string {
   return sha256(`${kind}\n${key}`);
+}
+
+/**
+ * A binding narrowed to one thing the challenge was issued for (Okta: the factor whose ceremony it is), so the
+ * answer's challenge names it and nothing else has to be kept beside the row.
+ */
+export function bindingFor(binding: string, detail: string): string {
+  return sha256(`${binding}\n${detail}`);
 }
 
 /** A new challenge's bytes; the options carry them base64url-encoded. */
@@ -66,24 +77,27 @@ export function challengeOfAnswer(answer: Record<string, unknown>): string {
 }
 
 /**
- * Takes the answer's challenge out (single use) and checks it was issued for this purpose, this binding and
- * (when given) this user, and has not expired. Returns the challenge and the user it was issued to (null for a
- * discoverable sign-in). Any mismatch: 400 PASSKEY_CHALLENGE_ERROR, and the challenge is used up all the same.
+ * Takes the answer's challenge out (single use) and checks it was issued for this purpose, this binding (or one
+ * of these) and (when given) this user, and has not expired. Returns the challenge, the user it was issued to
+ * (null for a discoverable sign-in) and the binding it matched. Any mismatch: 400 PASSKEY_CHALLENGE_ERROR, and
+ * the challenge is used up all the same.
  */
 export async function takeChallenge(
   store: WebAuthnChallengeStore,
   answer: Record<string, unknown>,
   purpose: ChallengePurpose,
-  expected: { binding: string; userId?: string | undefined },
+  expected: { binding: string | readonly string[]; userId?: string | undefined },
   now: number,
-): Promise<{ challenge: string; userId: string | null }> {
+): Promise<{ challenge: string; userId: string | null; binding: string }> {
   const challenge = challengeOfAnswer(answer);
   const taken = await store.consume(sha256(challenge), purpose);
+  const bindings: readonly string[] =
+    typeof expected.binding === 'string' ? [expected.binding] : expected.binding;
   const refused =
     !taken ||
-    taken.binding !== expected.binding ||
+    !bindings.includes(taken.binding) ||
     taken.expiresAt <= now ||
     (expected.userId !== undefined && taken.userId !== expected.userId);
   if (refused) throw refusal(API_ERRORS.passkeyRefused, PASSKEY_CHALLENGE_ERROR);
-  return { challenge, userId: taken.userId };
+  return { challenge, userId: taken.userId, binding: taken.binding };
 }

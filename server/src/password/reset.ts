@@ -7,9 +7,10 @@
  * - The link's token is 256 random bits, stored only as its SHA-256, works once, for 30 minutes, for one account and
  *   its current password (a fingerprint of the hash is stored with it: a changed password voids it), and a newer
  *   link voids the older ones. Posts with one link are counted; past MAX_LINK_POSTS it is voided.
- * - An account with an active second factor other than email proves it first (authenticator code, or a recovery
- *   code when they are wired), under the wrong-code throttle: the mailbox alone never resets such an account. An
- *   email code would prove nothing more than the link, so an email-only account resets with the link.
+ * - An account with an active second factor other than email, or a passkey that still works, proves it first
+ *   (authenticator code, its passkey, or a recovery code), under the wrong-code throttle: the mailbox alone never
+ *   resets such an account. An email code would prove nothing more than the link, so an email-only account resets
+ *   with the link.
  * - The new password meets the shared policy (shared-auth's password-policy.ts). argon2 runs before the transaction;
  *   the transaction uses the link, swaps the hash (compare-and-set), ends every session, grant, refresh token and
  *   step-up grant of the account (as a password change ends the others: AccountSessions), lifts the sign-in lockout
@@ -48,6 +49,12 @@ export const RESET_LINK_TTL_MS = 30 * 60 * 1000;
 export const AFTER_ANSWER_JITTER_MS = 1000;
 /** Posts (codes, new passwords) one link takes before it is voided. */
 export const MAX_LINK_POSTS = 10;
+/** The link no longer works (the passkey options of its page). */
+export const RESET_LINK_GONE = 'This link has expired or was already used. Ask for a new one.';
+/** A passkey answer posted for an account that has no passkey to check, or no longer needs one. */
+export const NO_PASSKEY_STEP = 'A passkey is not needed for this step.';
+/** The passkey form posted without the browser's answer. */
+export const PASSKEY_ANSWER_MISSING = 'Your passkey did not answer. Try again, or enter a code.';
 /** The refusal of an empty new password. */
 export const MISSING_NEW_PASSWORD = 'Enter a new password.';
 
@@ -61,6 +68,32 @@ export interface ResetRecoveryCodes {
   /** The account's unused codes: the code step offers them only when there is one. */
   left(userId: string): Promise<number>;
 }
+
+/** The browser's answer to a passkey check (WebAuthn JSON, its outer shape checked by the page's route). */
+export type ResetPasskeyAnswer = { id: string } & Record<string, unknown>;
+
+/**
+ * The account's passkeys, as the reset uses them (the passkeys domain, wired by the provider plugin): the
+ * challenge is bound to the link (`linkKey`, its stored hash), single use, 5 minutes; the check counts under the
+ * wrong-code throttle and records the passkey's use. Refusals are HttpErrors whose message the page shows.
+ */
+export interface ResetPasskeys {
+  /** The account's passkeys that still work (a blocked one proves nothing). */
+  usable(userId: string): Promise<number>;
+  /** The options of navigator.credentials.get() for the account's passkeys. */
+  options(user: User, linkKey: string): Promise<{ options: Record<string, unknown> }>;
+  verify(
+    answer: ResetPasskeyAnswer,
+    linkKey: string,
+    user: User,
+    userAgent: string | undefined,
+  ): Promise<void>;
+}
+
+/** The answer of the passkey options on a link's code step. */
+export type ResetPasskeyOptions =
+  | { kind: 'options'; options: Record<string, unknown> }
+  | { kind: 'refused'; statusCode: number; error: string; retryAfterMs?: number | undefined };
 
 /** The outbox, as the reset queues into it: the notifier's notices, and the link mail (sealed until sent). */
 export type ResetMailer = Pick<Notifier, 'queue'> & {
@@ -91,6 +124,7 @@ export interface PasswordResetDeps {
   now: () => number;
   log: { warn(object: object, message: string): void; info(object: object, message: string): void };
   recoveryCodes?: ResetRecoveryCodes | undefined;
+  passkeys?: ResetPasskeys | undefined;
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
@@ -218,11 +252,24 @@ export class PasswordReset implements PasswordResetFlow {
     return true;
   }
 
-  /** The account's 2-step situation: whether a code must come first, and whether email is its only method. */
-  private async secondFactor(user: User): Promise<{ required: boolean; emailOnly: boolean }> {
-    const active = await this.deps.stepUp.activeTypes(user.id);
+  /**
+   * The account's 2-step situation: whether a proof must come first (an active factor other than email, or a
+   * passkey that works), and whether email is its only method.
+   */
+  private async secondFactor(
+    user: User,
+  ): Promise<{ required: boolean; emailOnly: boolean; authenticator: boolean; passkeys: boolean }> {
+    const [active, passkeys] = await Promise.all([
+      this.deps.stepUp.activeTypes(user.id),
+      this.deps.passkeys ? this.deps.passkeys.usable(user.id) : Promise.resolve(0),
+    ]);
     const others = active.filter((type) => type !== 'email');
-    return { required: others.length > 0, emailOnly: others.length === 0 && active.includes('email') };
+    return {
+      required: others.length > 0 || passkeys > 0,
+      emailOnly: others.length === 0 && passkeys === 0 && active.includes('email'),
+      authenticator: others.length > 0,
+      passkeys: passkeys > 0,
+    };
   }
 
   private async codeStep(
@@ -230,8 +277,18 @@ export class PasswordReset implements PasswordResetFlow {
     statusCode: number,
     extra: { error?: string; retryAfterMs?: number } = {},
   ): Promise<ResetLinkStep> {
-    const left = (await this.deps.recoveryCodes?.left(user.id)) ?? 0;
-    return { kind: 'code', statusCode, recoveryCodes: left > 0, ...extra };
+    const [left, factor] = await Promise.all([
+      this.deps.recoveryCodes?.left(user.id) ?? Promise.resolve(0),
+      this.secondFactor(user),
+    ]);
+    return {
+      kind: 'code',
+      statusCode,
+      recoveryCodes: left > 0,
+      authenticator: factor.authenticator,
+      passkeys: factor.passkeys,
+      ...extra,
+    };
   }
 
   async open(token: string): Promise<ResetLinkStep> {
@@ -269,6 +326,61 @@ export class PasswordReset implements PasswordResetFlow {
       return this.codeStep(user, error.statusCode, {
         error: error.message,
         ...(Number.isFinite(retryAfter) ? { retryAfterMs: retryAfter * 1000 } : {}),
+      });
+    }
+    await this.deps.storage.passwordResets.markFactorVerified(record.tokenHash);
+    return passwordStep;
+  }
+
+  /** The passkey options of a link's code step: only while its account must still prove a second factor. */
+  async passkeyOptions(token: string): Promise<ResetPasskeyOptions> {
+    const { passkeys } = this.deps;
+    const live = await this.live(token);
+    if (!live || !passkeys) return { kind: 'refused', statusCode: 410, error: RESET_LINK_GONE };
+    const { record, user } = live;
+    const factor = await this.secondFactor(user);
+    if (!factor.passkeys || record.factorVerified) {
+      return { kind: 'refused', statusCode: 409, error: NO_PASSKEY_STEP };
+    }
+    try {
+      const { options } = await passkeys.options(user, record.tokenHash);
+      return { kind: 'options', options };
+    } catch (error) {
+      return refusedBy(error);
+    }
+  }
+
+  /**
+   * The link's second factor proved with a passkey: the answer verified against a challenge bound to this link
+   * (under the wrong-code throttle, the use recorded), then the new password's page. A refusal shows the code
+   * step again with its text.
+   */
+  async verifyPasskey(
+    token: string,
+    answer: ResetPasskeyAnswer | undefined,
+    context: ResetRequestContext,
+  ): Promise<ResetLinkStep> {
+    const live = await this.live(token);
+    if (!live || !(await this.countPost(live.record))) return { kind: 'invalid' };
+    const { record, user } = live;
+    const factor = await this.secondFactor(user);
+    const passwordStep: ResetLinkStep = {
+      kind: 'password',
+      statusCode: 200,
+      email: user.email,
+      emailOnly2Step: factor.emailOnly,
+    };
+    if (!factor.required || record.factorVerified) return passwordStep;
+    const { passkeys } = this.deps;
+    if (!passkeys || !factor.passkeys) return this.codeStep(user, 409, { error: NO_PASSKEY_STEP });
+    if (!answer) return this.codeStep(user, 400, { error: PASSKEY_ANSWER_MISSING });
+    try {
+      await passkeys.verify(answer, record.tokenHash, user, context.userAgent);
+    } catch (error) {
+      const refused = refusedBy(error);
+      return this.codeStep(user, refused.statusCode, {
+        error: refused.error,
+        ...(refused.retryAfterMs !== undefined ? { retryAfterMs: refused.retryAfterMs } : {}),
       });
     }
     await this.deps.storage.passwordResets.markFactorVerified(record.tokenHash);
@@ -356,6 +468,18 @@ export class PasswordReset implements PasswordResetFlow {
   async prune(): Promise<number> {
     return (await this.deps.storage.passwordResets.prune(this.deps.now())) + (await this.requests.prune());
   }
+}
+
+/** A passkey check's refusal (HttpError: its status, text and wait), as the link's pages show it. */
+function refusedBy(error: unknown): Extract<ResetPasskeyOptions, { kind: 'refused' }> {
+  if (!(error instanceof HttpError)) throw error;
+  const retryAfter = Number(error.headers['Retry-After']);
+  return {
+    kind: 'refused',
+    statusCode: error.statusCode,
+    error: error.message,
+    ...(Number.isFinite(retryAfter) ? { retryAfterMs: retryAfter * 1000 } : {}),
+  };
 }
 
 /** The new password's refusals, one sentence each: the shared policy's (no current password here), then the confirmation. */

@@ -128,6 +128,9 @@ export interface VerificationCodePageOptions {
  * Step 2 of sign-in for accounts with 2-step verification: a code from the app or from an email, and/or a passkey
  * ("Use a passkey", revealed by the page's script). An account whose only method is a passkey gets no code field.
  */
+/** The 2-step page's hint when the authenticator app is the only code. */
+export const AUTHENTICATOR_HINT = 'Enter the 6-digit code from your authenticator app.';
+
 export function verificationCodePage({
   action,
   csrf,
@@ -143,7 +146,7 @@ export function verificationCodePage({
     : authenticator && email
       ? 'Enter the code from your authenticator app, or send a code to your email and enter that one.'
       : authenticator
-        ? 'Enter the 6-digit code from your authenticator app.'
+        ? AUTHENTICATOR_HINT
         : 'Send a code to your email, then enter it here.';
   const describedBy = error ? ' aria-describedby="form-error"' : '';
   return page(

@@ -56,6 +56,14 @@ export async function passkeyUiFor(
   interactionUid: string,
 ): Promise<PasskeyUi | undefined> {
   if (!passkeys.available) return undefined;
+  return passkeyPageUi(base, `${base}/${interactionUid}/${PASSKEY_OPTIONS_SEGMENT}`);
+}
+
+/**
+ * The page parts of a passkey check whose options come from `optionsUrl` (the sign-in's, or a reset link's), the
+ * scripts served below `base` (`{mount}/interaction`); undefined when the scripts cannot be read.
+ */
+export async function passkeyPageUi(base: string, optionsUrl: string): Promise<PasskeyUi | undefined> {
   let files;
   try {
     files = await passkeyAssets();
@@ -65,7 +73,7 @@ export async function passkeyUiFor(
   }
   const { library, page } = files;
   return {
-    optionsUrl: `${base}/${interactionUid}/${PASSKEY_OPTIONS_SEGMENT}`,
+    optionsUrl,
     scripts: [library, page].map((file) => `${base}/${PASSKEY_ASSETS_SEGMENT}/${file}`),
   };
 }

@@ -7,18 +7,29 @@
 /** The reset pages' path under the provider's mount (the sign-in page links to it), and the paths below it. */
 export const RESET_PATH = '/reset-password';
 /** oidc/edge.ts lets exactly these in; reset-routes.ts serves them. */
-export const RESET_SUBPATHS = ['link', 'verify', 'new-password', 'page.js', 'password-policy.js'] as const;
+export const RESET_SUBPATHS = [
+  'link',
+  'verify',
+  'passkey-options',
+  'new-password',
+  'page.js',
+  'password-policy.js',
+] as const;
 
 /** Where a reset link stands when it is opened or posted, i.e. which page comes next. */
 export type ResetLinkStep =
   /** Bad, expired, used or voided (a newer link, a changed password, too many posts): ask for a new one. */
   | { kind: 'invalid' }
-  /** The account has an active second factor other than email: its code comes first. */
+  /** The account has an active second factor other than email, or a passkey: its proof comes first. */
   | {
       kind: 'code';
       statusCode: number;
       /** Whether a recovery code is accepted as well (the recovery codes are wired). */
       recoveryCodes: boolean;
+      /** Whether the authenticator app's code is asked (an active factor other than email). */
+      authenticator: boolean;
+      /** Whether the account's passkey is offered ("Use a passkey"). */
+      passkeys: boolean;
       error?: string | undefined;
       /** Set on a throttle's 429. */
       retryAfterMs?: number | undefined;
@@ -59,6 +70,19 @@ export interface PasswordResetFlow {
   open(token: string): Promise<ResetLinkStep>;
   /** The second factor's code, posted with the link's token. */
   verify(token: string, code: string, context: ResetRequestContext): Promise<ResetLinkStep>;
+  /** The passkey options of the link's code step (JSON for its page script), or the refusal's text. */
+  passkeyOptions(
+    token: string,
+  ): Promise<
+    | { kind: 'options'; options: Record<string, unknown> }
+    | { kind: 'refused'; statusCode: number; error: string; retryAfterMs?: number | undefined }
+  >;
+  /** The second factor proved with a passkey: the browser's answer (undefined when the form carried none). */
+  verifyPasskey(
+    token: string,
+    answer: ({ id: string } & Record<string, unknown>) | undefined,
+    context: ResetRequestContext,
+  ): Promise<ResetLinkStep>;
   /** The new password, posted with the link's token. */
   setPassword(
     token: string,

@@ -10,7 +10,11 @@ import {
 } from 'shared-auth/contract';
 import { escapeHtml, page } from '../html.js';
 import { CSRF_FIELD } from './csrf.js';
-import { verificationCodePage } from './pages.js';
+import { AUTHENTICATOR_HINT, verificationCodePage } from './pages.js';
+import type { PasskeyUi } from './passkey-pages.js';
+
+/** The code step of an account with a passkey and recovery codes, and no authenticator app. */
+export const PASSKEY_OR_RECOVERY_CODE_HINT = 'Use your passkey, or enter one of your recovery codes.';
 
 export const RESET_TITLE = 'Reset your password';
 export const RESET_INTRO =
@@ -146,6 +150,10 @@ function beforeMainEnd(pageHtml: string, html: string): string {
 export interface ResetCodePageOptions {
   token: string;
   recoveryCodes: boolean;
+  /** Whether the authenticator app's code is asked. */
+  authenticator: boolean;
+  /** The passkey parts of the page, when the account has a passkey and the scripts can be served. */
+  passkeys?: PasskeyUi | undefined;
   /** The support link of the settings' FooterLinks, if they have one. */
   support: { label: string; href: string } | undefined;
   error?: string | undefined;
@@ -156,18 +164,25 @@ export interface ResetCodePageOptions {
  * the link does not), posting the token as its proof field, with what to do without the authenticator.
  */
 export function resetCodePage(paths: ResetPaths, options: ResetCodePageOptions): string {
-  const { token, recoveryCodes, support, error } = options;
+  const { token, recoveryCodes, authenticator, passkeys, support, error } = options;
   const codePage = verificationCodePage({
     action: paths.verify,
     csrf: token,
-    authenticator: true,
+    // The code field stays for a recovery code when the passkey is the only method.
+    authenticator: authenticator || recoveryCodes || !passkeys,
     email: false,
+    passkeys,
     error,
   });
   // The same field takes a recovery code (XXXXX-XXXXX, typed with spaces or not): not digits only, nor 10 long.
-  const base = recoveryCodes
+  const withRecoveryField = recoveryCodes
     ? codePage.replace('inputmode="numeric"', 'inputmode="text"').replace('maxlength="10"', 'maxlength="32"')
     : codePage;
+  // A passkey and recovery codes, no authenticator app: the field is for a recovery code only.
+  const base =
+    !authenticator && passkeys && recoveryCodes
+      ? withRecoveryField.replace(escapeHtml(AUTHENTICATOR_HINT), escapeHtml(PASSKEY_OR_RECOVERY_CODE_HINT))
+      : withRecoveryField;
   const supportLink = support
     ? `<a href="${escapeHtml(support.href)}">${escapeHtml(support.label)}</a>`
     : escapeHtml(SUPPORT_FALLBACK);

@@ -20,6 +20,9 @@ import { AddressLimiter } from '../../throttles/request-windows.js';
 import { CSRF_FIELD } from './csrf.js';
 import { readDevice } from './device-cookie.js';
 import { pageErrorHandler, sendPage } from './error-pages.js';
+import { PASSKEY_ACTION } from './passkey-pages.js';
+import { passkeyPageUi } from './passkey-routes.js';
+import { passkeyAnswerOf } from './passkey-sign-in.js';
 import { FORM_FROM_ANOTHER_SITE } from './pages.js';
 import { resetDoneCookie } from './reset-done-cookie.js';
 import {
@@ -59,6 +62,8 @@ export interface ResetRoutesOptions {
   requestWindows: RequestWindows;
   /** The support link of the settings' FooterLinks, if they have one. */
   support: { label: string; href: string } | undefined;
+  /** Whether passkeys are available (the code step then offers an account's passkey). */
+  passkeys: boolean;
 }
 
 const requestSchema = z.object({ email: z.string().max(1024).default('') }).catchall(z.string().max(4096));
@@ -67,10 +72,11 @@ const linkQuerySchema = z.object({ token: z.string().max(256).default('') });
 
 export async function resetRoutes(
   fastify: FastifyInstance,
-  { config, resets, keys, requestWindows, support }: ResetRoutesOptions,
+  { config, resets, keys, requestWindows, support, passkeys }: ResetRoutesOptions,
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const base = `${config.oidcMountPath}${RESET_PATH}`;
+  const passkeyOptionsPath = `${base}/passkey-options`;
   const paths: ResetPaths = {
     request: base,
     verify: `${base}/verify`,
@@ -152,7 +158,7 @@ export async function resetRoutes(
     };
   };
 
-  function answerStep(reply: FastifyReply, token: string, step: ResetLinkStep) {
+  async function answerStep(reply: FastifyReply, token: string, step: ResetLinkStep) {
     switch (step.kind) {
       case 'invalid':
         return linkPage(reply, 410, linkExpiredPage(paths));
@@ -162,7 +168,17 @@ export async function resetRoutes(
         return linkPage(
           reply,
           step.statusCode,
-          resetCodePage(paths, { token, recoveryCodes: step.recoveryCodes, support, error: step.error }),
+          resetCodePage(paths, {
+            token,
+            recoveryCodes: step.recoveryCodes,
+            authenticator: step.authenticator,
+            passkeys:
+              passkeys && step.passkeys
+                ? await passkeyPageUi(`${config.oidcMountPath}/interaction`, passkeyOptionsPath)
+                : undefined,
+            support,
+            error: step.error,
+          }),
         );
       case 'password':
         return linkPage(
@@ -228,11 +244,32 @@ export async function resetRoutes(
       if (fromAnotherSite(request))
         return linkPage(reply, 403, resetProblemPage(paths, FORM_FROM_ANOTHER_SITE));
       const token = request.body[CSRF_FIELD] ?? '';
-      return answerStep(
-        reply,
-        token,
-        await resets.verify(token, request.body.code ?? '', contextOf(request)),
-      );
+      const step =
+        request.body.action === PASSKEY_ACTION
+          ? await resets.verifyPasskey(token, passkeyAnswerOf(request.body), contextOf(request))
+          : await resets.verify(token, request.body.code ?? '', contextOf(request));
+      return answerStep(reply, token, step);
+    },
+  );
+
+  // The code step's passkey options (its page script asks, posting the token as the form's proof field): JSON.
+  app.post(
+    passkeyOptionsPath,
+    { schema: { body: tokenFormSchema }, onRequest: limitBy(postsPerAddress) },
+    async (request, reply) => {
+      const json = (statusCode: number, body: unknown) =>
+        reply
+          .code(statusCode)
+          .header('Cache-Control', 'no-store')
+          .header('Referrer-Policy', 'no-referrer')
+          .type('application/json; charset=utf-8')
+          .send(body);
+      if (fromAnotherSite(request)) return json(403, { error: FORM_FROM_ANOTHER_SITE });
+      const answer = await resets.passkeyOptions(request.body[CSRF_FIELD] ?? '');
+      if (answer.kind === 'options') return json(200, { options: answer.options });
+      if (answer.retryAfterMs !== undefined)
+        reply.header('Retry-After', String(Math.max(1, Math.ceil(answer.retryAfterMs / 1000))));
+      return json(answer.statusCode, { error: answer.error });
     },
   );
 

@@ -6,6 +6,7 @@ import { supportLinkOf } from '../../config/support-link.js';
 import { normaliseEmail } from '../../directory/directory.js';
 import { CodeAttempts } from '../../factors/code-attempts.js';
 import { RESET_PATH } from '../../oidc/interactions/reset-flow.js';
+import { challengeBinding } from '../../passkeys/challenges.js';
 import { resetRoutes } from '../../oidc/interactions/reset-routes.js';
 import { interactionRoutes } from '../../oidc/interactions/routes.js';
 import { SignInKeys } from '../../oidc/interactions/secrets.js';
@@ -172,6 +173,22 @@ export default fp(
         use: (userId, typed) => app.useRecoveryCode(userId, typed, { use: 'password-reset', counted: false }),
         left: (userId) => app.recoveryCodes.left(userId),
       },
+      // A passkey-holder's reset: the challenge bound to the link, checked as a sign-in's second step is.
+      passkeys: app.passkeys.available
+        ? {
+            usable: (userId) => app.storage.passkeys.countUsable(userId),
+            options: (user, linkKey) =>
+              app.passkeys.authenticationOptions(user, challengeBinding('reset-link', linkKey)),
+            verify: async (answer, linkKey, user, userAgent) => {
+              await app.passkeys.signInVerify(
+                answer,
+                challengeBinding('reset-link', linkKey),
+                user,
+                userAgent,
+              );
+            },
+          }
+        : undefined,
     });
     app.decorate('passwordResets', resets);
     const pruneResets = setInterval(() => {
@@ -188,6 +205,7 @@ export default fp(
       keys,
       requestWindows: windows,
       support: supportLinkOf(config.settings.FooterLinks),
+      passkeys: app.passkeys.available,
     });
     await app.register(userinfoRoutes, { config, directory, verifier: app.tokenVerifier });
     app.log.info({ issuer: config.issuer }, 'embedded identity provider on');
