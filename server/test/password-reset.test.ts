@@ -585,6 +585,17 @@ describe('a passkey as the second factor', () => {
     expect(await wrongCodes()).toHaveLength(1);
   });
 
+  it('an account whose only passkey was blocked as a copy resets with the link, which clears the blocked passkey', async () => {
+    const account = await passkeyAccount();
+    const [passkey] = await t.app.storage.passkeys.list(account.user.id);
+    await t.app.storage.passkeys.markCloned(passkey?.id ?? '', t.clock.now);
+    const token = await newLink(account.user.email);
+    const opened = await openLink(token);
+    expect(opened.body).toContain(`<h1>${NEW_PASSWORD_TITLE}</h1>`);
+    expect((await setPassword(token)).statusCode).toBe(303);
+    expect(await t.app.storage.passkeys.list(account.user.id)).toEqual([]);
+  });
+
   it('answers the options only while the link still needs a passkey, and never to another site', async () => {
     const account = await passkeyAccount();
     const token = await newLink(account.user.email);

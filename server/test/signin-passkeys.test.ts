@@ -10,7 +10,12 @@ import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { apiCalls, pathOf } from 'shared-auth/contract';
 import { describe, expect, it } from 'vitest';
-import { FORM_NOT_VALID } from '../src/oidc/interactions/pages.js';
+import {
+  BLOCKED_PASSKEYS_TEXT,
+  BLOCKED_PASSKEYS_WITH_CODES,
+  BLOCKED_PASSKEYS_WITHOUT_CODES,
+  FORM_NOT_VALID,
+} from '../src/oidc/interactions/pages.js';
 import {
   PASSKEY_CANCELLED,
   PASSKEY_ONLY_HINT,
@@ -285,6 +290,39 @@ describe('the second step with a passkey', () => {
     await t.app.notifier.drain();
     const mail = (await t.app.inject('/dev/mailbox/messages')).json<{ to: string; text: string }[]>();
     expect(mail.some((message) => message.to === account.user.email && /cop/.test(message.text))).toBe(true);
+
+    // 2-step verification stays on: the password alone still does not sign in, and the page says how to get back in.
+    const next = await atSecondStep(account);
+    expect(next.page.body).toContain(BLOCKED_PASSKEYS_TEXT);
+    expect(next.page.body).toContain(BLOCKED_PASSKEYS_WITHOUT_CODES);
+    expect(next.page.body).toContain('href="/oauth2/default/reset-password">Forgot password?</a>');
+    expect(next.page.body).not.toContain('<form');
+  });
+
+  it('an account whose only passkey is blocked is offered its recovery codes, which finish the login', async () => {
+    const account = await passkeyAccount();
+    const { codes } = await t.app.recoveryCodes.generate({
+      user: account.user,
+      grantKey: 'test',
+      sessionUid: undefined,
+      signedInAt: undefined,
+      userAgent: undefined,
+    });
+    const [passkey] = await t.app.storage.passkeys.list(account.user.id);
+    await t.app.storage.passkeys.markCloned(passkey?.id ?? '', t.clock.now);
+    const signIn = await atSecondStep(account);
+    expect(signIn.page.body).toContain(BLOCKED_PASSKEYS_WITH_CODES);
+    // A code posted by hand finishes nothing: the account has no method that takes one.
+    const forged = await signIn.post({ action: 'verify', code: '123456' });
+    expect(forged.statusCode).toBeGreaterThanOrEqual(400);
+    expect(forged.body).toContain(BLOCKED_PASSKEYS_TEXT);
+    const form = await signIn.submit({ action: 'use-recovery-code' });
+    expect(form.body).toContain('name="recoveryCode"');
+    const claims = await claimsAfter(
+      signIn,
+      await signIn.post({ action: 'recovery-code', recoveryCode: codes[0] ?? '' }),
+    );
+    expect(claims.amr).toEqual(['pwd', 'recovery-code', 'mfa']);
   });
 
   it('a burst of parallel posts of one answer: exactly one wins', async () => {

@@ -110,6 +110,16 @@ export class StepUpService {
     );
   }
 
+  /**
+   * Whether a sign-in asks for a second step: an active method, or a passkey blocked as a copy. A copied passkey
+   * proves nothing any more, yet it must not turn 2-step verification off: whoever copied it may know the password
+   * too. The holder gets back in with a recovery code, or by resetting the password through the mailbox, which
+   * clears the blocked passkeys (password/reset.ts).
+   */
+  async requiresSecondStep(userId: string): Promise<boolean> {
+    return (await this.hasActiveFactor(userId)) || (await this.storage.passkeys.list(userId)).length > 0;
+  }
+
   /** Step-up data (spec section 3): only active methods, keyed by factor type, and the passkeys counted. */
   async activeFactorsData(user: User): Promise<ActiveFactorsData> {
     return methodsData(

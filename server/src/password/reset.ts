@@ -443,6 +443,10 @@ export class PasswordReset implements PasswordResetFlow {
       if (currentHash === null) await tx.users.setPasswordHash(user.id, newHash, stamp);
       else if (!(await tx.users.replacePasswordHash(user.id, currentHash, newHash, stamp))) return false;
       await tx.passwordResets.deleteOf(user.id);
+      // Passkeys blocked as copies kept 2-step on without proving anything: the mailbox's reset clears them.
+      for (const passkey of await tx.passkeys.list(user.id)) {
+        if (passkey.clonedAt !== null) await tx.passkeys.remove(user.id, passkey.id);
+      }
       // Every session, grant, refresh token and sign-in in progress of the account: none is kept.
       await sessions.endOtherSessions(user.id, undefined, tx);
       await tx.grants.endAllCarrying(user.id, KEEP_NO_GRANT, undefined);

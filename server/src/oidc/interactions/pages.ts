@@ -186,6 +186,48 @@ export function verificationCodePageWithRecoveryCodes(options: VerificationCodeP
   );
 }
 
+/** The second step of an account whose only 2-step methods are passkeys blocked as copies. */
+export const BLOCKED_PASSKEYS_TEXT =
+  'Your passkey was blocked because a copy of it was used, so it cannot finish your sign-in.';
+export const BLOCKED_PASSKEYS_WITH_CODES =
+  'Use one of your recovery codes, or reset your password to get back in.';
+export const BLOCKED_PASSKEYS_WITHOUT_CODES = 'Reset your password to get back in.';
+
+/**
+ * Step 2 of an account whose only methods are passkeys blocked as copies: 2-step verification stays on (whoever
+ * copied the passkey may know the password), and the page says how to get back in: a recovery code, or a reset
+ * through the mailbox (which clears the blocked passkeys).
+ */
+export function blockedPasskeysPage({
+  action,
+  csrf,
+  recoveryCodes,
+  error,
+}: {
+  action: string;
+  csrf: string;
+  recoveryCodes: boolean;
+  error?: string | undefined;
+}): string {
+  return page(
+    '2-step verification · My Profile',
+    `<h1>2-step verification</h1>
+<p>${escapeHtml(BLOCKED_PASSKEYS_TEXT)}</p>
+<p class="muted">${escapeHtml(recoveryCodes ? BLOCKED_PASSKEYS_WITH_CODES : BLOCKED_PASSKEYS_WITHOUT_CODES)}</p>
+${error ? `<div id="form-error" role="alert">${escapeHtml(error)}</div>` : ''}
+${
+  recoveryCodes
+    ? `<form method="post" action="${escapeHtml(action)}" novalidate>
+${csrfInput(csrf)}
+<button type="submit" name="action" value="use-recovery-code">Use a recovery code</button>
+</form>
+`
+    : ''
+}<p class="forgot"><a href="${escapeHtml(FORGOT_PASSWORD_HREF)}">${FORGOT_PASSWORD}</a></p>`,
+    '<style>.forgot{margin:.75rem 0 0;font-size:.875rem}</style>',
+  );
+}
+
 export interface RecoveryCodePageOptions {
   action: string;
   /** The interaction's CSRF token. */

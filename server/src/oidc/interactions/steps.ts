@@ -23,6 +23,7 @@ import {
   tooManyAttempts,
   verificationCodePage,
   verificationCodePageWithRecoveryCodes,
+  blockedPasskeysPage,
   WRONG_CREDENTIALS,
   WRONG_RECOVERY_CODE,
   WRONG_VERIFICATION_CODE,
@@ -228,18 +229,21 @@ export function verificationCodeStep(
   ) {
     const active = await factors.activeTypes(user.id);
     // Only passkeys that still work (not blocked as copies) offer the button.
-    const withPasskey = ui !== undefined && (await factors.activeFactorsData(user)).passkey !== undefined;
+    const usablePasskey = (await factors.activeFactorsData(user)).passkey !== undefined;
+    const withRecoveryCodes = (await factors.recoveryCodes.left(user.id)) > 0;
+    if (active.length === 0 && !usablePasskey) {
+      // Its only methods are passkeys blocked as copies: a recovery code, or a reset through the mailbox.
+      return blockedPasskeysPage({ action, csrf, recoveryCodes: withRecoveryCodes, error: extra.error });
+    }
     const options = {
       action,
       csrf,
       authenticator: active.includes('googleAuth'),
       email: active.includes('email'),
-      passkeys: withPasskey ? ui : undefined,
+      passkeys: usablePasskey ? ui : undefined,
       ...extra,
     };
-    return (await factors.recoveryCodes.left(user.id)) > 0
-      ? verificationCodePageWithRecoveryCodes(options)
-      : verificationCodePage(options);
+    return withRecoveryCodes ? verificationCodePageWithRecoveryCodes(options) : verificationCodePage(options);
   }
 
   return {
@@ -254,7 +258,7 @@ export function verificationCodeStep(
       const user = accountId ? await directory.findById(accountId) : undefined;
       if (!user) throw new Error('The verification-code step ran without an account');
       // The factors were removed meanwhile (e.g. in another browser): nothing more to check.
-      if (!(await factors.hasActiveFactor(user.id))) return { kind: 'done', accountId: user.id, amr: [] };
+      if (!(await factors.requiresSecondStep(user.id))) return { kind: 'done', accountId: user.id, amr: [] };
       // The recovery code's form answers on its own page; every other action on the code page.
       const withRecoveryCode = form.action === 'recovery-code';
       const again = async (
@@ -319,7 +323,7 @@ export function buildSteps(deps: PasswordStepDeps & { factors: StepUpService }):
   // A correct password finishes the login, unless the account has an active 2-step factor.
   const steps = [
     passwordStep(deps, async (user) =>
-      (await factors.hasActiveFactor(user.id)) ? VERIFICATION_CODE_STEP : undefined,
+      (await factors.requiresSecondStep(user.id)) ? VERIFICATION_CODE_STEP : undefined,
     ),
     verificationCodeStep(directory, factors, passkeys),
   ];
