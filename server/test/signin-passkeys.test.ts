@@ -84,6 +84,20 @@ async function passkeyAccount(knobs: { counter?: number; userId?: string } = {})
   return { ...account, authenticator };
 }
 
+/** Generates the account's recovery codes (as the Security page would): the codes. */
+async function recoveryCodesOf(account: {
+  user: Parameters<typeof t.app.recoveryCodes.generate>[0]['user'];
+}) {
+  const { codes } = await t.app.recoveryCodes.generate({
+    user: account.user,
+    grantKey: 'test',
+    sessionUid: undefined,
+    signedInAt: undefined,
+    userAgent: undefined,
+  });
+  return codes;
+}
+
 /** One browser's sign-in in progress: its cookies, its current page, its posts. */
 let clients = 0;
 async function openSignIn() {
@@ -201,13 +215,7 @@ describe('the second step with a passkey', () => {
 
   it('a passkey-only account with recovery codes is still offered one, and it finishes the login', async () => {
     const account = await passkeyAccount();
-    const { codes } = await t.app.recoveryCodes.generate({
-      user: account.user,
-      grantKey: 'test',
-      sessionUid: undefined,
-      signedInAt: undefined,
-      userAgent: undefined,
-    });
+    const codes = await recoveryCodesOf(account);
     const signIn = await atSecondStep(account);
     expect(signIn.page.body).toContain(PASSKEY_ONLY_HINT);
     expect(signIn.page.body).toContain('value="use-recovery-code"');
@@ -301,13 +309,7 @@ describe('the second step with a passkey', () => {
 
   it('an account whose only passkey is blocked is offered its recovery codes, which finish the login', async () => {
     const account = await passkeyAccount();
-    const { codes } = await t.app.recoveryCodes.generate({
-      user: account.user,
-      grantKey: 'test',
-      sessionUid: undefined,
-      signedInAt: undefined,
-      userAgent: undefined,
-    });
+    const codes = await recoveryCodesOf(account);
     const [passkey] = await t.app.storage.passkeys.list(account.user.id);
     await t.app.storage.passkeys.markCloned(passkey?.id ?? '', t.clock.now);
     const signIn = await atSecondStep(account);

@@ -299,9 +299,21 @@ export class PasswordReset implements PasswordResetFlow {
     return { kind: 'password', statusCode: 200, email: live.user.email, emailOnly2Step: factor.emailOnly };
   }
 
-  async verify(token: string, code: string, context: ResetRequestContext): Promise<ResetLinkStep> {
+  /**
+   * A post of the link's proof step, counted: `step` when nothing is left to prove (the link no longer works, or
+   * its account needs no proof or gave it already), else what the proof needs and the page that follows it.
+   */
+  private async proofPost(token: string): Promise<
+    | { step: ResetLinkStep }
+    | {
+        record: PasswordResetRecord;
+        user: User;
+        factor: Awaited<ReturnType<PasswordReset['secondFactor']>>;
+        passwordStep: ResetLinkStep;
+      }
+  > {
     const live = await this.live(token);
-    if (!live || !(await this.countPost(live.record))) return { kind: 'invalid' };
+    if (!live || !(await this.countPost(live.record))) return { step: { kind: 'invalid' } };
     const { record, user } = live;
     const factor = await this.secondFactor(user);
     const passwordStep: ResetLinkStep = {
@@ -310,7 +322,14 @@ export class PasswordReset implements PasswordResetFlow {
       email: user.email,
       emailOnly2Step: factor.emailOnly,
     };
-    if (!factor.required || record.factorVerified) return passwordStep;
+    if (!factor.required || record.factorVerified) return { step: passwordStep };
+    return { record, user, factor, passwordStep };
+  }
+
+  async verify(token: string, code: string, context: ResetRequestContext): Promise<ResetLinkStep> {
+    const post = await this.proofPost(token);
+    if ('step' in post) return post.step;
+    const { record, user, passwordStep } = post;
     const typed = code.trim();
     if (typed === '') return this.codeStep(user, 400, { error: 'Enter the verification code.' });
     try {
@@ -360,17 +379,9 @@ export class PasswordReset implements PasswordResetFlow {
     answer: ResetPasskeyAnswer | undefined,
     context: ResetRequestContext,
   ): Promise<ResetLinkStep> {
-    const live = await this.live(token);
-    if (!live || !(await this.countPost(live.record))) return { kind: 'invalid' };
-    const { record, user } = live;
-    const factor = await this.secondFactor(user);
-    const passwordStep: ResetLinkStep = {
-      kind: 'password',
-      statusCode: 200,
-      email: user.email,
-      emailOnly2Step: factor.emailOnly,
-    };
-    if (!factor.required || record.factorVerified) return passwordStep;
+    const post = await this.proofPost(token);
+    if ('step' in post) return post.step;
+    const { record, user, factor, passwordStep } = post;
     const { passkeys } = this.deps;
     if (!passkeys || !factor.passkeys) return this.codeStep(user, 409, { error: NO_PASSKEY_STEP });
     if (!answer) return this.codeStep(user, 400, { error: PASSKEY_ANSWER_MISSING });

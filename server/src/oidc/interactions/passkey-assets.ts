@@ -69,8 +69,9 @@ export const PASSKEY_PAGE_SCRIPT = `// Sign-in pages: passkeys (the second step,
       })
       .then(send, function (error) {
         var name = error && error.name;
-        // The autofill's wait ends when the button starts a ceremony of its own: nothing to say.
-        if (autofill && (name === 'AbortError' || busy)) return;
+        // The autofill is a silent offer the holder did not ask for: its end (the button started a ceremony of its
+        // own, or a browser that announces the autofill cannot run it) says nothing.
+        if (autofill) return;
         busy = false;
         if (name === 'ServerRefusal') return show(error.message);
         show(name === 'NotAllowedError' || name === 'AbortError' || name === 'TimeoutError' ? texts.cancelled : texts.failed);
