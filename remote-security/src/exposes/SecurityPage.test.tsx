@@ -8,6 +8,7 @@ import * as recoveryCodesApi from '../features/recovery-codes/api/recoveryCodesA
 import * as stepUpApi from 'shared-stepup/api';
 import { startRegistration } from '@simplewebauthn/browser';
 import { stepUpStorageKey } from 'shared-stepup';
+import { pendingActionStorageKey } from '../lib/reauthentication/pendingAction.js';
 import SecurityPage from './SecurityPage.js';
 
 jest.mock('shared-stepup/api');
@@ -31,6 +32,7 @@ const DATE = '2026-03-07T12:00:00.000Z';
 const BOTH: ChallengeResponse['activeFactorsData'] = { googleAuth: {}, email: { maskedEmail: MASKED } };
 const invalid = () => new ApiError(INVALID_CODE_ERROR, 400, 'invalid_code');
 const STEP_UP_STORAGE_KEY = stepUpStorageKey('00u1alice');
+const PENDING_KEY = pendingActionStorageKey('00u1alice');
 
 function renderPage(overrides: Partial<PortalAuth> = {}) {
   renderSignedIn(<SecurityPage />, overrides);
@@ -66,6 +68,7 @@ async function confirmTurningEmailOff() {
 beforeEach(() => {
   jest.resetAllMocks();
   localStorage.clear();
+  sessionStorage.clear();
   recovery.getRecoveryCodesStatus.mockResolvedValue({
     available: true,
     left: 0,
@@ -838,6 +841,89 @@ describe('Okta mode: turning off removes, and "Confirm it\'s you" is a new sign-
     await userEvent.click(button);
     expect(signInAgain).toHaveBeenCalledWith({ returnTo: window.location.pathname });
     expect(reauthenticateMock).not.toHaveBeenCalled();
+    // Remembered for this holder, to finish after the return.
+    expect(JSON.parse(sessionStorage.getItem(PENDING_KEY) ?? 'null')).toEqual({
+      feature: 'factors',
+      key: 'googleAuth',
+      sub: '00u1alice',
+      savedAt: expect.any(Number),
+    });
+  });
+
+  describe("back from 'Sign in again', the action goes on by itself", () => {
+    const QR = { qrLink: 'otpauth://totp/F5%20Account:alice?secret=JBSWY3DP', secret: 'JBSWY3DP' };
+    const remember = (key: string, more: Record<string, unknown> = {}) =>
+      sessionStorage.setItem(
+        PENDING_KEY,
+        JSON.stringify({ feature: 'factors', key, sub: '00u1alice', savedAt: Date.now() - 60_000, ...more }),
+      );
+
+    it("the authenticator app's set-up starts (its QR code), once, and the record is gone", async () => {
+      challenge(false, {});
+      details(false, false, 'removes');
+      api.enrollGoogle.mockResolvedValue(QR);
+      remember('googleAuth');
+      renderPage();
+      expect(
+        await screen.findByRole('img', { name: 'QR code to scan with Google Authenticator' }),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('switch', { name: 'Verification with Authenticator app' })).toBeChecked();
+      expect(api.enrollGoogle).toHaveBeenCalledTimes(1);
+      expect(sessionStorage.getItem(PENDING_KEY)).toBeNull();
+      expect(screen.queryByRole('dialog', { name: "Confirm it's you" })).not.toBeInTheDocument();
+    });
+
+    it('a factor set up and turned off is turned on: the opt-in, and its toast', async () => {
+      challenge(false, {});
+      details(true, false);
+      api.optIn.mockResolvedValue({ status: 'ACTIVE', enrolledDate: DATE });
+      remember('googleAuth');
+      renderPage();
+      expect(
+        await screen.findByText('Verification with Authenticator app is turned on.'),
+      ).toBeInTheDocument();
+      expect(api.optIn).toHaveBeenCalledTimes(1);
+      expect(api.optIn).toHaveBeenCalledWith(expect.anything(), 'googleAuth', '00u1alice', {
+        signal: expect.any(AbortSignal),
+      });
+      expect(screen.getByRole('switch', { name: 'Verification with Authenticator app' })).toBeChecked();
+    });
+
+    it("email's set-up sends its code without Send Code being pressed again", async () => {
+      challenge(false, {});
+      details(false, false);
+      api.enrollEmail.mockResolvedValue(undefined);
+      remember('email');
+      renderPage();
+      expect(await screen.findByRole('button', { name: /^Resend \((30|29)s\)$/ })).toBeDisabled();
+      expect(await screen.findByLabelText('Verification code')).toBeInTheDocument();
+      expect(api.enrollEmail).toHaveBeenCalledTimes(1);
+    });
+
+    it('a resumed call that fails shows the normal error', async () => {
+      challenge(false, {});
+      details(false, false);
+      api.enrollGoogle.mockRejectedValue(new ApiError('The account service answered 503', 503));
+      remember('googleAuth');
+      renderPage();
+      expect(await screen.findByText('An Unexpected Error happened...')).toBeInTheDocument();
+      expect(api.enrollGoogle).toHaveBeenCalledTimes(1);
+    });
+
+    it.each([
+      ['older than 10 minutes', { savedAt: Date.now() - 11 * 60_000 }],
+      ['of another holder', { sub: '00u2bob' }],
+    ])('nothing resumes for an action %s, and it is forgotten', async (_case, more) => {
+      challenge(false, {});
+      details(false, false);
+      remember('googleAuth', more);
+      renderPage();
+      const gaSwitch = await screen.findByRole('switch', { name: 'Verification with Authenticator app' });
+      await waitFor(() => expect(gaSwitch).toBeEnabled());
+      await waitFor(() => expect(sessionStorage.getItem(PENDING_KEY)).toBeNull());
+      expect(gaSwitch).not.toBeChecked();
+      expect(api.enrollGoogle).not.toHaveBeenCalled();
+    });
   });
 
   it('a sign-in that cannot start says so, and can be tried again; Cancel leaves the factor off', async () => {
@@ -861,6 +947,8 @@ describe('Okta mode: turning off removes, and "Confirm it\'s you" is a new sign-
     );
     expect(gaSwitch).not.toBeChecked();
     expect(screen.queryByText('An Unexpected Error happened...')).not.toBeInTheDocument();
+    // Nothing to finish after a reload.
+    expect(sessionStorage.getItem(PENDING_KEY)).toBeNull();
   });
 
   it('a password check answered 409 no_local_password (an older server) turns into the sign-in-again view', async () => {
@@ -1031,7 +1119,7 @@ describe('passkeys on the Security page', () => {
     ).toBeEnabled();
   });
 
-  it('an add that asks for step-up: the step-up screens (the passkey among them), then the add by itself', async () => {
+  it("an add that asks for step-up: the step-up screens (the passkey among them), then the add up to 'Create passkey'", async () => {
     challenge(false, { googleAuth: {}, passkey: { count: 1 } });
     details(true, false);
     passkeys.getPasskeys.mockResolvedValue(LIST);
@@ -1057,6 +1145,10 @@ describe('passkeys on the Security page', () => {
     await userEvent.type(await screen.findByLabelText('Enter authentication code'), '123456');
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
 
+    // The ceremony waits for a click of its own (Safari refuses one without a fresh gesture).
+    const create = await screen.findByRole('dialog', { name: 'Create your passkey' });
+    expect(startRegistration).not.toHaveBeenCalled();
+    await userEvent.click(within(create).getByRole('button', { name: 'Create passkey' }));
     const dialog = await screen.findByRole('dialog', { name: 'Name your passkey' });
     expect(within(dialog).getByLabelText('Name')).toHaveValue('YubiKey 5');
     expect(passkeys.getRegistrationOptions).toHaveBeenCalledTimes(2);

@@ -247,7 +247,8 @@ export const apiCalls = {
     params: subParamsSchema,
     body: noBody,
     response: passkeyRegistrationOptionsSchema,
-    // factorState: the account holds PASSKEYS_MAX passkeys already.
+    // factorState: the account holds PASSKEYS_MAX passkeys already. passkeysUnavailable (Okta mode): enrolment is
+    // Okta's hosted page, or the org refuses the enrolment or names another RP ID than the portal's.
     errors: [
       'federatedUser',
       'stepUpRequired',
@@ -277,6 +278,7 @@ export const apiCalls = {
     params: passkeyParamsSchema,
     body: passkeyRenameBodySchema,
     response: passkeySchema,
+    // passkeysUnavailable: Okta mode, whose API renames no passkey (the list says canRename: false).
     errors: ['federatedUser', 'notFound', 'passkeysUnavailable'],
   }),
   passkeyRemove: defineCall({

@@ -39,6 +39,11 @@ export const passkeyListSchema = z.object({
   available: z.boolean(),
   canRename: z.boolean(),
   enrolment: z.enum(['ceremony', 'hosted']),
+  /**
+   * With enrolment 'hosted': the identity provider's enrolment page, which sends the holder back to the Security
+   * page when done. Absent otherwise.
+   */
+  hostedEnrolmentUrl: z.url({ protocol: /^https?$/ }).optional(),
   passkeys: z.array(passkeySchema).max(PASSKEYS_MAX),
 });
 export type PasskeyList = z.infer<typeof passkeyListSchema>;

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Button, Flex, Modal } from 'shared-ui';
 import { Input, type InputRef } from 'shared-ui/forms';
 import { useAuth } from 'shared-auth';
@@ -11,7 +11,7 @@ export const SIGN_IN_AGAIN_TEXT =
 export const SIGN_IN_AGAIN_BY_HAND_TEXT =
   'For your security, you need to sign in again to turn on 2-step verification: sign out, sign in, and come back to this page.';
 
-interface ConfirmItsYouDialogProps {
+export interface ConfirmItsYouDialogProps {
   status: ReauthenticationStatus;
   /** The text under the field or the button (a wrong password, too many tries, a sign-in that could not start). */
   error: string | null;
@@ -25,7 +25,8 @@ interface ConfirmItsYouDialogProps {
 
 /**
  * "Confirm it's you" before the first 2-step factor is turned on: the password again, or (where the server cannot
- * check passwords, Okta mode) a new sign-in at the identity provider.
+ * check passwords, Okta mode) a new sign-in at the identity provider. One form for both: the sign-in view has no
+ * field, and its primary button is 'Sign in again' (none where the host offers no new sign-in).
  */
 export function ConfirmItsYouDialog({
   status,
@@ -35,21 +36,54 @@ export function ConfirmItsYouDialog({
   onCancel,
   afterClose,
 }: ConfirmItsYouDialogProps) {
+  const id = useId();
+  const ids = { why: `${id}-why`, password: `${id}-password`, error: `${id}-error` };
+  const { user } = useAuth();
   const field = useRef<InputRef>(null);
-  const signInButton = useRef<HTMLButtonElement>(null);
+  const primary = useRef<HTMLButtonElement>(null);
+  const [password, setPassword] = useState('');
   const signingIn = status === 'SIGNING_IN_AGAIN' || status === 'REDIRECTING';
+  // The check or the redirect under way: nothing to send again, and (redirecting) nothing to cancel any more.
+  const busy = status === 'CHECKING' || status === 'REDIRECTING';
+  const describedBy = error ? `${ids.error} ${ids.why}` : ids.why;
+
+  // Back to the field (text selected) after a refusal, to type again at once.
+  useEffect(() => {
+    if (signingIn || busy || !error) return;
+    field.current?.focus();
+    field.current?.select();
+  }, [signingIn, busy, error]);
+  // The sign-in view replacing the password form in an open dialog (409 no_local_password): to its button.
+  useEffect(() => {
+    if (signingIn) primary.current?.focus();
+  }, [signingIn]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    if (signingIn) onSignInAgain?.();
+    else if (password !== '') onConfirm(password);
+  }
+
+  let why = CONFIRM_ITS_YOU_TEXT;
+  if (signingIn) why = onSignInAgain ? SIGN_IN_AGAIN_TEXT : SIGN_IN_AGAIN_BY_HAND_TEXT;
+  const errorText = error ? (
+    <div id={ids.error} role="alert" style={{ color: '#a8071a', marginTop: 4 }}>
+      {error}
+    </div>
+  ) : null;
+
   return (
     <Modal
       open={status === 'ASKING' || status === 'CHECKING' || signingIn}
       title="Confirm it's you"
-      // The page is leaving for the sign-in: nothing to cancel any more.
       onCancel={status === 'REDIRECTING' ? undefined : onCancel}
       afterClose={afterClose}
-      // Into the field once the dialog is open (the dialog itself takes the focus first).
+      // Into the field (or to the sign-in button) once the dialog is open (the dialog itself takes the focus first).
       afterOpenChange={(open) => {
         if (!open) return;
         field.current?.focus();
-        signInButton.current?.focus();
+        primary.current?.focus();
       }}
       // The page returns the focus itself: the control that opened the dialog may be disabled at this moment.
       focusable={{ focusTriggerAfterClose: false }}
@@ -57,138 +91,53 @@ export function ConfirmItsYouDialog({
       footer={null}
       destroyOnHidden
     >
-      {signingIn ? (
-        <SignInAgainView
-          button={signInButton}
-          redirecting={status === 'REDIRECTING'}
-          error={error}
-          onSignInAgain={onSignInAgain}
-          onCancel={onCancel}
-        />
-      ) : (
-        <PasswordForm
-          field={field}
-          checking={status === 'CHECKING'}
-          error={error}
-          onConfirm={onConfirm}
-          onCancel={onCancel}
-        />
-      )}
-    </Modal>
-  );
-}
-
-interface SignInAgainViewProps {
-  button: RefObject<HTMLButtonElement | null>;
-  redirecting: boolean;
-  error: string | null;
-  onSignInAgain: (() => void) | undefined;
-  onCancel: () => void;
-}
-
-/** The proof is a new sign-in: a password typed here could not be checked (Okta mode). */
-function SignInAgainView({ button, redirecting, error, onSignInAgain, onCancel }: SignInAgainViewProps) {
-  const id = useId();
-  const ids = { why: `${id}-why`, error: `${id}-error` };
-  // Focus the button when the view replaces the password form in an open dialog (409 no_local_password).
-  useEffect(() => {
-    button.current?.focus();
-  }, [button]);
-  return (
-    <div>
-      <p id={ids.why}>{onSignInAgain ? SIGN_IN_AGAIN_TEXT : SIGN_IN_AGAIN_BY_HAND_TEXT}</p>
-      {error ? (
-        <div id={ids.error} role="alert" style={{ color: '#a8071a', marginTop: 4 }}>
-          {error}
-        </div>
-      ) : null}
-      <Flex gap={12} justify="flex-end" style={{ marginTop: 24 }}>
-        <Button onClick={onCancel} disabled={redirecting}>
-          Cancel
-        </Button>
-        {onSignInAgain ? (
-          <Button
-            key={redirecting ? 'redirecting' : 'ready'}
-            ref={button}
-            type="primary"
-            loading={redirecting}
-            aria-describedby={error ? `${ids.error} ${ids.why}` : ids.why}
-            onClick={() => {
-              if (!redirecting) onSignInAgain();
-            }}
-          >
-            Sign in again
+      <form onSubmit={submit} noValidate>
+        <p id={ids.why}>{why}</p>
+        {signingIn ? (
+          errorText
+        ) : (
+          <>
+            {/* Lets password managers offer this account's password. */}
+            <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
+            <label htmlFor={ids.password} style={{ display: 'block', fontWeight: 600, margin: '8px 0 4px' }}>
+              Password
+            </label>
+            <Input.Password
+              id={ids.password}
+              ref={field}
+              name="current-password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              status={error ? 'error' : undefined}
+              aria-required="true"
+              aria-invalid={error ? true : undefined}
+              aria-describedby={describedBy}
+            />
+            {errorText}
+          </>
+        )}
+        <Flex gap={12} justify="flex-end" style={{ marginTop: 24 }}>
+          <Button onClick={onCancel} disabled={status === 'REDIRECTING'}>
+            Cancel
           </Button>
-        ) : null}
-      </Flex>
-    </div>
-  );
-}
-
-interface PasswordFormProps {
-  field: RefObject<InputRef | null>;
-  checking: boolean;
-  error: string | null;
-  onConfirm: (password: string) => void;
-  onCancel: () => void;
-}
-
-function PasswordForm({ field, checking, error, onConfirm, onCancel }: PasswordFormProps) {
-  const id = useId();
-  const { user } = useAuth();
-  const [password, setPassword] = useState('');
-  const ids = { why: `${id}-why`, password: `${id}-password`, error: `${id}-error` };
-
-  // Back to the field (text selected) after a refusal, to type again at once.
-  useEffect(() => {
-    if (checking || !error) return;
-    field.current?.focus();
-    field.current?.select();
-  }, [field, checking, error]);
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (password !== '' && !checking) onConfirm(password);
-  }
-
-  return (
-    <form onSubmit={submit} noValidate>
-      <p id={ids.why}>{CONFIRM_ITS_YOU_TEXT}</p>
-      {/* Lets password managers offer this account's password. */}
-      <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-      <label htmlFor={ids.password} style={{ display: 'block', fontWeight: 600, margin: '8px 0 4px' }}>
-        Password
-      </label>
-      <Input.Password
-        id={ids.password}
-        ref={field}
-        name="current-password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        status={error ? 'error' : undefined}
-        aria-required="true"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${ids.error} ${ids.why}` : ids.why}
-      />
-      {error ? (
-        <div id={ids.error} role="alert" style={{ color: '#a8071a', marginTop: 4 }}>
-          {error}
-        </div>
-      ) : null}
-      <Flex gap={12} justify="flex-end" style={{ marginTop: 24 }}>
-        <Button onClick={onCancel}>Cancel</Button>
-        {/* A new button once the check ends: antd's loading icon can stay behind (and in the name) otherwise. */}
-        <Button
-          key={checking ? 'checking' : 'ready'}
-          type="primary"
-          htmlType="submit"
-          loading={checking}
-          disabled={password === ''}
-        >
-          Confirm
-        </Button>
-      </Flex>
-    </form>
+          {signingIn && !onSignInAgain ? null : (
+            // A new button once the check or the redirect ends: antd's loading icon can stay behind (and in the
+            // name) otherwise.
+            <Button
+              key={`${signingIn ? 'sign-in' : 'password'}-${busy ? 'busy' : 'ready'}`}
+              ref={signingIn ? primary : undefined}
+              type="primary"
+              htmlType="submit"
+              loading={busy}
+              disabled={!signingIn && password === ''}
+              aria-describedby={signingIn ? describedBy : undefined}
+            >
+              {signingIn ? 'Sign in again' : 'Confirm'}
+            </Button>
+          )}
+        </Flex>
+      </form>
+    </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Button, Flex } from 'shared-ui';
 import { useApiClient, useAuth } from 'shared-auth';
 import { useCall } from 'shared-auth/async';
@@ -6,12 +6,14 @@ import { CodeField, RESEND_SECONDS, useCountdown } from 'shared-stepup';
 import { enrollEmail } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
 import { sendCodeLabel } from '../model/enrolment.js';
-import type { ReauthenticationGuard } from '../../../lib/reauthentication/useReauthentication.js';
+import type { ReauthenticationGuard } from '../../../lib/reauthentication/useConfirmItsYou.js';
 
 interface EmailEnrolmentProps {
   maskedEmail: string;
   /** NOT_STARTED before the first send, PENDING_ACTIVATION after it. */
   pending: boolean;
+  /** Sends the first code as it shows: the holder pressed Send Code before 'Sign in again'. */
+  sendOnShow?: boolean;
   onCodeSent: () => void;
   onActivated: (enrolledDate: string | null) => void;
   onFailed: (error: unknown) => void;
@@ -23,6 +25,7 @@ interface EmailEnrolmentProps {
 export function EmailEnrolment({
   maskedEmail,
   pending,
+  sendOnShow = false,
   onCodeSent,
   onActivated,
   onFailed,
@@ -64,6 +67,14 @@ export function EmailEnrolment({
       } else onFailed(outcome.error);
     }
   }
+
+  // Once per set-up shown, whatever renders follow.
+  const sentOnShow = useRef(false);
+  useEffect(() => {
+    if (!sendOnShow || sentOnShow.current) return;
+    sentOnShow.current = true;
+    void send();
+  });
 
   return (
     <div style={{ marginTop: 16 }}>

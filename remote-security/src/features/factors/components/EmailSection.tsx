@@ -30,6 +30,7 @@ export function EmailSection({ facts, onRetry }: KindSectionProps) {
         <EmailEnrolment
           maskedEmail={maskedEmail}
           pending={email.enrolment === 'PENDING_ACTIVATION'}
+          sendOnShow={email.sendOnShow}
           onCodeSent={() => facts.codeSent('email')}
           onActivated={(date) => facts.activated('email', date)}
           onFailed={(error) => facts.failed('email', error)}

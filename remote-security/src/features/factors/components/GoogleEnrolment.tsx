@@ -6,7 +6,7 @@ import { CodeField } from 'shared-stepup';
 import { enrollGoogle } from '../api/factorsApi.js';
 import { useCodeActivation } from '../hooks/useCodeActivation.js';
 import { APP_STORE_URL, PLAY_STORE_URL } from './texts.js';
-import type { ReauthenticationGuard } from '../../../lib/reauthentication/useReauthentication.js';
+import type { ReauthenticationGuard } from '../../../lib/reauthentication/useConfirmItsYou.js';
 
 export interface GoogleEnrolmentProps {
   onActivated: (enrolledDate: string | null) => void;

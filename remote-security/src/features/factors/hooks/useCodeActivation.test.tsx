@@ -2,7 +2,7 @@ import { act, renderHook } from '@testing-library/react';
 import type { FormEvent, ReactNode } from 'react';
 import { ApiError, AuthProvider, createApiClient, type PortalAuth } from 'shared-auth';
 import * as factorsApi from '../api/factorsApi.js';
-import type { ReauthenticationGuard } from '../../../lib/reauthentication/useReauthentication.js';
+import type { ReauthenticationGuard } from '../../../lib/reauthentication/useConfirmItsYou.js';
 import { useCodeActivation } from './useCodeActivation.js';
 
 jest.mock('../api/factorsApi.js');

@@ -2,7 +2,7 @@ import { useCallback, useState, type FormEvent } from 'react';
 import { useApiClient, useAuth } from 'shared-auth';
 import { useCall } from 'shared-auth/async';
 import { activate } from '../api/factorsApi.js';
-import type { ReauthenticationGuard } from '../../../lib/reauthentication/useReauthentication.js';
+import type { ReauthenticationGuard } from '../../../lib/reauthentication/useConfirmItsYou.js';
 import type { FactorKind } from '../model/kinds/index.js';
 
 interface CodeActivationOptions {

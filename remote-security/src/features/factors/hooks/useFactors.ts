@@ -9,10 +9,11 @@ import {
 } from 'shared-auth';
 import { classifyFailure, isStepUpRequired, useCall } from 'shared-auth/async';
 import {
-  useReauthentication,
+  useConfirmItsYou,
   type ReauthenticationGuard,
-} from '../../../lib/reauthentication/useReauthentication.js';
+} from '../../../lib/reauthentication/useConfirmItsYou.js';
 import { ReauthenticationEnded } from '../../../lib/reauthentication/reauthentication.js';
+import { switchId, titleId } from '../components/FactorSection.js';
 import { getDetails, optIn, optOut, reset } from '../api/factorsApi.js';
 import { countActive } from '../model/factors.js';
 import { factorsReducer, initialFactorsState } from '../model/factorsReducer.js';
@@ -24,6 +25,10 @@ import {
   type FactorKind,
   type FactorKindTexts,
 } from '../model/kinds/index.js';
+
+/** A key remembered across 'Sign in again' that names one of the page's factors. */
+const isFactorKind = (key: string): key is FactorKind =>
+  (FACTOR_KIND_NAMES as readonly string[]).includes(key);
 
 /** The toast of an event of the factor, in its kind's words. */
 const toastText = (factor: FactorKind, event: keyof FactorKindTexts['toasts']) =>
@@ -48,8 +53,21 @@ export function useFactors(
   const client = useApiClient();
   const toast = useToast();
   const [state, dispatch] = useReducer(factorsReducer, initialFactorsState);
-  const reauthentication = useReauthentication<FactorKind>();
-  const { guard } = reauthentication;
+  const loaded = Object.values(state.views).every((view) => view.enrolment !== 'INITIAL');
+  const confirmItsYou = useConfirmItsYou<FactorKind>({
+    feature: 'factors',
+    isKey: isFactorKind,
+    ready: loaded,
+    // Back from 'Sign in again': the switch turns on again by itself, and its call runs (defined below).
+    onResume: (factor) => void switchOn(factor, true),
+    // To the control whose call asked for it, once that call has answered (a switch is disabled while it runs);
+    // failing that, to the factor's switch, then to its heading.
+    focusBack: (factor) =>
+      state.views[factor].busy
+        ? 'LATER'
+        : [document.getElementById(switchId(factor)), document.getElementById(titleId(factor))],
+  });
+  const { guard } = confirmItsYou;
   const guards = useMemo(
     () => perKind<ReauthenticationGuard>((factor) => (call) => guard(factor, call)),
     [guard],
@@ -120,10 +138,11 @@ export function useFactors(
     callsRef.current = calls;
   });
 
+  /** `resumed`: by the page, after 'Sign in again' (email's set-up then sends its code by itself). */
   const switchOn = useCallback(
-    async (factor: FactorKind) => {
+    async (factor: FactorKind, resumed = false) => {
       const view = stateRef.current.views[factor];
-      dispatch({ type: 'SWITCH_ON', factor });
+      dispatch({ type: 'SWITCH_ON', factor, resumed });
       if (view.enrolment !== 'ACTIVE' || view.busy) return;
       const outcome = await callsRef.current[factor].run((signal) =>
         guard(factor, () => optIn(client, factor, user.sub, { signal })),
@@ -163,6 +182,8 @@ export function useFactors(
 
   return {
     state,
+    /** Every factor's details have answered. */
+    loaded,
     activeCount: countActive(state.data),
     otherMethods,
     maskedEmail,
@@ -175,6 +196,6 @@ export function useFactors(
     activated,
     failed: fail,
     guards,
-    reauthentication,
+    confirmItsYou,
   };
 }

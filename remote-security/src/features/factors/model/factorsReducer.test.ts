@@ -48,6 +48,25 @@ describe('factors page state', () => {
     expect(both.views.email.enrolment).toBe('ACTIVE');
   });
 
+  it("switched on again after 'Sign in again': email's set-up sends its code as it shows; the app's has no send", () => {
+    const none = loaded({ active: false, enrolled: false }, { active: false, enrolled: false });
+    const email = factorsReducer(none, { type: 'SWITCH_ON', factor: 'email', resumed: true });
+    expect(email.views.email).toMatchObject({ enrolling: true, sendOnShow: true });
+    const app = factorsReducer(none, { type: 'SWITCH_ON', factor: 'googleAuth', resumed: true });
+    expect(app.views.googleAuth).toMatchObject({ enrolling: true, sendOnShow: false });
+    // By the holder's own hand: the holder presses Send Code.
+    expect(factorsReducer(none, { type: 'SWITCH_ON', factor: 'email' }).views.email.sendOnShow).toBe(false);
+    // Set up already (turned off): the opt-in runs, no set-up shows.
+    const off = loaded({ active: false, enrolled: true }, { active: false, enrolled: true });
+    expect(
+      factorsReducer(off, { type: 'SWITCH_ON', factor: 'email', resumed: true }).views.email,
+    ).toMatchObject({
+      busy: true,
+      enrolling: false,
+      sendOnShow: false,
+    });
+  });
+
   it('switch on of a factor not set up opens its enrolment; switch off closes it again', () => {
     const none = loaded({ active: false, enrolled: false }, { active: false, enrolled: false });
     const enrolling = factorsReducer(none, { type: 'SWITCH_ON', factor: 'email' });

@@ -23,6 +23,11 @@ export interface FactorView {
   enrolledDate: string | null;
   /** What turning it off does, as the server said: keeps it set up (the spec), or removes it (Okta mode). */
   turnOff: FactorTurnOff;
+  /**
+   * The set-up shows to finish what the holder started before 'Sign in again': a kind whose set-up sends a code
+   * first sends it by itself (the send was the call that asked for the new sign-in).
+   */
+  sendOnShow: boolean;
 }
 
 export type ConfirmDialog =
@@ -51,7 +56,8 @@ export type FactorsAction =
       turnOff: FactorTurnOff;
     }
   | { type: 'DETAILS_FAILED'; factor: FactorKind }
-  | { type: 'SWITCH_ON'; factor: FactorKind }
+  /** The switch turned on; `resumed`: by the page, finishing what was started before 'Sign in again'. */
+  | { type: 'SWITCH_ON'; factor: FactorKind; resumed?: boolean }
   | { type: 'SWITCH_OFF'; factor: FactorKind }
   | { type: 'OPT_IN_SUCCEEDED'; factor: FactorKind; enrolledDate: string | null; maskedEmail: string }
   | { type: 'REMOVE'; factor: FactorKind }
@@ -72,6 +78,7 @@ const initialView: FactorView = {
   busy: false,
   enrolledDate: null,
   turnOff: 'keeps',
+  sendOnShow: false,
 };
 
 export const initialFactorsState: FactorsState = {
@@ -140,7 +147,9 @@ export function factorsReducer(state: FactorsState, action: FactorsAction): Fact
       if (view.busy || isOn(state, action.factor)) return state;
       // Set up already (turned off): opt-in. Not set up: the enrolment form shows.
       if (view.enrolment === 'ACTIVE') return withView(state, action.factor, { busy: true });
-      return withView(state, action.factor, { enrolling: true });
+      const sendOnShow =
+        action.resumed === true && factorKind(action.factor).enrolmentStart === 'codeSentFirst';
+      return withView(state, action.factor, { enrolling: true, sendOnShow });
     }
     case 'OPT_IN_SUCCEEDED': {
       const view = state.views[action.factor];

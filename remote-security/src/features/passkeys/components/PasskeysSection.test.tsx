@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { startRegistration } from '@simplewebauthn/browser';
 import { ApiError, type Passkey, type PasskeyList } from 'shared-auth';
 import { renderSignedIn, userEvent } from 'mount-runtime/testing';
+import { leavePageFor } from '../../../lib/navigation.js';
+import { pendingActionStorageKey } from '../../../lib/reauthentication/pendingAction.js';
 import { reauthenticate } from '../../../lib/reauthentication/reauthenticate.js';
 import * as passkeysApi from '../api/passkeysApi.js';
 import type { PasskeyResume } from '../hooks/usePasskeys.js';
@@ -9,6 +11,7 @@ import { PasskeysSection, type PasskeysSectionProps } from './PasskeysSection.js
 
 jest.mock('../api/passkeysApi.js');
 jest.mock('../../../lib/reauthentication/reauthenticate.js');
+jest.mock('../../../lib/navigation.js');
 jest.mock('@simplewebauthn/browser', () => ({
   startAuthentication: jest.fn(),
   startRegistration: jest.fn(),
@@ -17,6 +20,8 @@ jest.mock('@simplewebauthn/browser', () => ({
 const api = jest.mocked(passkeysApi);
 const ceremony = jest.mocked(startRegistration);
 const reauthenticateMock = jest.mocked(reauthenticate);
+const leave = jest.mocked(leavePageFor);
+const PENDING_KEY = pendingActionStorageKey('00u1alice');
 
 const LAPTOP: Passkey = {
   id: 'pk1',
@@ -55,6 +60,8 @@ function renderSection(list: PasskeyList = LIST, props: Partial<PasskeysSectionP
 const section = () => screen.findByRole('region', { name: 'Passkeys' });
 const addButton = () => screen.findByRole('button', { name: 'Add a passkey' });
 const nameDialog = () => screen.findByRole('dialog', { name: 'Name your passkey' });
+const createDialog = () => screen.findByRole('dialog', { name: 'Create your passkey' });
+const HOSTED_URL = 'https://example.okta.com/idp/passkeys/enroll?return=security';
 
 /** Add a passkey, through to the server's answer with its default name. */
 function addingSucceeds() {
@@ -65,6 +72,7 @@ function addingSucceeds() {
 
 beforeEach(() => {
   jest.resetAllMocks();
+  sessionStorage.clear();
   Object.defineProperty(window, 'PublicKeyCredential', {
     value: function PublicKeyCredential() {},
     configurable: true,
@@ -109,11 +117,29 @@ describe('Passkeys section', () => {
     expect(screen.queryByLabelText('Loading Passkeys')).not.toBeInTheDocument();
   });
 
-  it('without names of ours (Okta mode): no Rename; where the provider adds them (hosted): no Add', async () => {
+  it('without names of ours (Okta mode): no Rename; hosted without an enrolment page: no Add', async () => {
     renderSection({ ...LIST, canRename: false, enrolment: 'hosted' });
     expect(await screen.findByRole('button', { name: 'Remove MacBook Pro' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Rename MacBook Pro' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Add a passkey' })).not.toBeInTheDocument();
+  });
+
+  it("hosted (Okta mode): Add says where it goes, and leaves for the identity provider's page", async () => {
+    renderSection({ ...LIST, canRename: false, enrolment: 'hosted', hostedEnrolmentUrl: HOSTED_URL });
+    const add = await addButton();
+    const note = "You will add your passkey on your organization's sign-in page, then come back here.";
+    expect(within(await section()).getByText(note)).toBeInTheDocument();
+    expect(add).toHaveAccessibleDescription(note);
+    await userEvent.click(add);
+    expect(leave).toHaveBeenCalledWith(HOSTED_URL);
+    expect(api.getRegistrationOptions).not.toHaveBeenCalled();
+    expect(ceremony).not.toHaveBeenCalled();
+  });
+
+  it('ceremony mode: no word of another page under Add', async () => {
+    renderSection();
+    await addButton();
+    expect(screen.queryByText(/organization's sign-in page/)).not.toBeInTheDocument();
   });
 
   it('a failed read shows the error view, and Try again reads it again', async () => {
@@ -218,7 +244,7 @@ describe('Passkeys: add', () => {
     expect(screen.getAllByRole('listitem')).toHaveLength(1);
   });
 
-  it('the first 2-step method: "Confirm it\'s you", then the same add', async () => {
+  it('the first 2-step method: "Confirm it\'s you", then the same add, its ceremony on a click of its own', async () => {
     api.getRegistrationOptions
       .mockRejectedValueOnce(new ApiError("Confirm it's you", 403, 'reauthentication_required'))
       .mockResolvedValueOnce(OPTIONS);
@@ -230,7 +256,17 @@ describe('Passkeys: add', () => {
     const confirm = await screen.findByRole('dialog', { name: "Confirm it's you" });
     await userEvent.type(within(confirm).getByLabelText('Password'), 'correct horse');
     await userEvent.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    // Safari refuses a ceremony that no fresh click started: it waits for 'Create passkey'.
+    const create = await createDialog();
+    expect(create).toHaveTextContent(
+      'Select Create passkey, then use your fingerprint, face or screen lock, or your security key, when your browser asks.',
+    );
+    const button = within(create).getByRole('button', { name: 'Create passkey' });
+    await waitFor(() => expect(button).toHaveFocus());
+    expect(ceremony).not.toHaveBeenCalled();
+    await userEvent.click(button);
     expect(await nameDialog()).toBeInTheDocument();
+    expect(ceremony).toHaveBeenCalledWith({ optionsJSON: OPTIONS });
     expect(reauthenticateMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'correct horse', {
       signal: expect.any(AbortSignal),
     });
@@ -260,13 +296,40 @@ describe('Passkeys: add', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
-  it('back from step-up: adds without a second click, once', async () => {
+  it("back from step-up: the add goes on up to 'Create passkey', whose click starts the ceremony, once", async () => {
     addingSucceeds();
     const resume: PasskeyResume = { type: 'ADD' };
     const { onResumeStarted } = renderSection(LIST, { resume });
+    const create = await createDialog();
+    expect(api.getRegistrationOptions).toHaveBeenCalledTimes(1);
+    expect(ceremony).not.toHaveBeenCalled();
+    await userEvent.click(within(create).getByRole('button', { name: 'Create passkey' }));
     expect(await nameDialog()).toBeInTheDocument();
     expect(onResumeStarted).toHaveBeenCalledTimes(1);
     expect(api.getRegistrationOptions).toHaveBeenCalledTimes(1);
+    expect(ceremony).toHaveBeenCalledTimes(1);
+  });
+
+  it("'Create your passkey' cancelled: nothing added, nothing said, the focus back on Add", async () => {
+    addingSucceeds();
+    renderSection(LIST, { resume: { type: 'ADD' } });
+    await userEvent.click(within(await createDialog()).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Add a passkey' })).toHaveFocus());
+    expect(screen.queryByRole('dialog', { name: 'Create your passkey' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(ceremony).not.toHaveBeenCalled();
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
+  });
+
+  it("after 'Create passkey', a failed ceremony says so as any other", async () => {
+    api.getRegistrationOptions.mockResolvedValue(OPTIONS);
+    ceremony.mockRejectedValue(browserError('NotAllowedError'));
+    renderSection(LIST, { resume: { type: 'ADD' } });
+    await userEvent.click(within(await createDialog()).getByRole('button', { name: 'Create passkey' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Adding the passkey was cancelled or timed out. Try again.',
+    );
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Add a passkey' })).toHaveFocus());
   });
 
   it('back from step-up, a second step_up_required is an error, not a loop', async () => {
@@ -276,6 +339,94 @@ describe('Passkeys: add', () => {
     const { onStepUpRequired } = renderSection(LIST, { resume: { type: 'ADD' } });
     expect(await screen.findByRole('alert')).toHaveTextContent('An Unexpected Error happened...');
     expect(onStepUpRequired).not.toHaveBeenCalled();
+  });
+});
+
+describe("Passkeys: 'Sign in again' (Okta mode), then back to the add", () => {
+  const signInRequired = () =>
+    new ApiError("Confirm it's you", 403, 'reauthentication_required', undefined, 'sign-in');
+
+  it('remembers the add for this holder before leaving', async () => {
+    api.getRegistrationOptions.mockRejectedValue(signInRequired());
+    const signInAgain = jest.fn(() => new Promise<void>(() => undefined));
+    api.getPasskeys.mockResolvedValue({ ...LIST, passkeys: [] });
+    const now = Date.now();
+    const first = renderSignedIn(
+      <PasskeysSection onStepUpRequired={jest.fn()} resume={null} onResumeStarted={jest.fn()} />,
+      { signInAgain },
+    );
+    await userEvent.click(await addButton());
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign in again' }));
+    expect(first.signInAgain).toHaveBeenCalledWith({ returnTo: window.location.pathname });
+    expect(JSON.parse(sessionStorage.getItem(PENDING_KEY) ?? 'null')).toEqual({
+      feature: 'passkeys',
+      key: 'passkey',
+      sub: '00u1alice',
+      savedAt: expect.any(Number),
+    });
+    expect(JSON.parse(sessionStorage.getItem(PENDING_KEY) ?? '{}').savedAt).toBeGreaterThanOrEqual(now);
+  });
+
+  it('a sign-in that cannot start forgets the add: a reload then resumes nothing', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    api.getRegistrationOptions.mockRejectedValue(signInRequired());
+    api.getPasskeys.mockResolvedValue(LIST);
+    renderSignedIn(
+      <PasskeysSection onStepUpRequired={jest.fn()} resume={null} onResumeStarted={jest.fn()} />,
+      { signInAgain: jest.fn(() => Promise.reject(new Error('unreachable'))) },
+    );
+    await userEvent.click(await addButton());
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Sign in again' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'The sign-in service could not be reached. Please try again.',
+    );
+    expect(sessionStorage.getItem(PENDING_KEY)).toBeNull();
+  });
+
+  it("back from the sign-in: the add goes on to 'Create passkey', once, and the record is gone", async () => {
+    addingSucceeds();
+    sessionStorage.setItem(
+      PENDING_KEY,
+      JSON.stringify({ feature: 'passkeys', key: 'passkey', sub: '00u1alice', savedAt: Date.now() - 30_000 }),
+    );
+    renderSection();
+    const create = await createDialog();
+    expect(sessionStorage.getItem(PENDING_KEY)).toBeNull();
+    expect(ceremony).not.toHaveBeenCalled();
+    await userEvent.click(within(create).getByRole('button', { name: 'Create passkey' }));
+    expect(await nameDialog()).toBeInTheDocument();
+    expect(api.getRegistrationOptions).toHaveBeenCalledTimes(1);
+    expect(api.verifyRegistration).toHaveBeenCalledTimes(1);
+  });
+
+  it('back from the sign-in, options the server still refuses show the normal error', async () => {
+    api.getRegistrationOptions.mockRejectedValue(new ApiError('down', 500));
+    sessionStorage.setItem(
+      PENDING_KEY,
+      JSON.stringify({ feature: 'passkeys', key: 'passkey', sub: '00u1alice', savedAt: Date.now() }),
+    );
+    renderSection();
+    expect(await screen.findByRole('alert')).toHaveTextContent('An Unexpected Error happened...');
+    expect(screen.queryByRole('dialog', { name: 'Create your passkey' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    ["another feature's action", { feature: 'factors', key: 'googleAuth', savedAt: Date.now() }],
+    [
+      'an action older than 10 minutes',
+      { feature: 'passkeys', key: 'passkey', savedAt: Date.now() - 11 * 60_000 },
+    ],
+  ])('resumes nothing for %s', async (_case, record) => {
+    sessionStorage.setItem(PENDING_KEY, JSON.stringify({ sub: '00u1alice', ...record }));
+    renderSection();
+    await addButton();
+    // The list is read; give a resume every chance to start.
+    await waitFor(() => expect(api.getPasskeys).toHaveBeenCalled());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(api.getRegistrationOptions).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
 

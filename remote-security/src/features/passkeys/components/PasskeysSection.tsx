@@ -1,7 +1,9 @@
 /**
  * The Security page's "Passkeys" section: the holder's passkeys (name, when added and last used, synced), Add,
- * Rename and Remove. Hidden where the identity backend cannot hold passkeys for the portal. The WebAuthn library
- * loads only when a ceremony starts (shared-stepup's webauthn), never with the page.
+ * Rename and Remove (no Rename where the backend keeps no names of ours). Hidden where the identity backend cannot
+ * hold passkeys for the portal. Add runs the browser's ceremony here, after 'Create passkey' when a verification
+ * came first; or (hosted) leaves for the identity provider's own page. The WebAuthn library loads only when a
+ * ceremony starts (shared-stepup's webauthn), never with the page.
  */
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Button, Flex, Modal, Spin, Tag, Typography } from 'shared-ui';
@@ -10,28 +12,19 @@ import type { Passkey } from 'shared-auth';
 import { focusFirst } from '../../../lib/focusFirst.js';
 import { ConfirmItsYouDialog } from '../../../lib/reauthentication/ConfirmItsYouDialog.js';
 import { usePasskeys, type PasskeysOptions } from '../hooks/usePasskeys.js';
-import { canAddHere, isAvailable, passkeyDates, targetOf } from '../model/passkeys.js';
+import { addMode, isAvailable, passkeyDates, targetOf } from '../model/passkeys.js';
 import { PASSKEYS_TEXTS as TEXTS } from '../model/texts.js';
+import { byId, IDS, removeId, renameId } from './ids.js';
 
 const PasskeyNameDialog = lazy(() => import('./PasskeyNameDialog.js'));
-
-const IDS = {
-  title: 'passkeys-title',
-  add: 'passkeys-add',
-  unsupported: 'passkeys-unsupported',
-  notice: 'passkeys-notice',
-} as const;
-export const renameId = (id: string) => `passkey-rename-${id}`;
-export const removeId = (id: string) => `passkey-remove-${id}`;
-
-const byId = (id: string | undefined) => (id === undefined ? null : document.getElementById(id));
 
 export type PasskeysSectionProps = PasskeysOptions;
 
 export function PasskeysSection(props: PasskeysSectionProps) {
   const passkeys = usePasskeys(props);
-  const { state, reauthentication } = passkeys;
+  const { state, confirmItsYou } = passkeys;
   const { view, list, target } = state;
+  const createButton = useRef<HTMLButtonElement>(null);
 
   // Back to the list: the focus goes to the control that fits, since the one that was pressed may be gone.
   const previous = useRef(view);
@@ -41,19 +34,11 @@ export function PasskeysSection(props: PasskeysSectionProps) {
     if (view !== 'READY' || was === 'READY') return;
     const add = byId(IDS.add);
     const heading = byId(IDS.title);
-    if (was === 'ADDING') focusFirst(add, heading);
+    if (was === 'ADDING' || was === 'CREATE_READY') focusFirst(add, heading);
     else if (was === 'REMOVING') focusFirst(byId(target && removeId(target)), add, heading);
     else if (was === 'NAMING' || was === 'SAVING_NAME')
       focusFirst(byId(target && renameId(target)), add, heading);
   }, [view, target]);
-
-  // "Confirm it's you" has closed: with the add cancelled, back to Add; an add that goes on places it itself.
-  const { returnFocus } = reauthentication.state;
-  useEffect(() => {
-    if (!returnFocus) return;
-    if (view === 'READY') focusFirst(reauthentication.opener(), byId(IDS.add), byId(IDS.title));
-    reauthentication.focusReturned();
-  }, [returnFocus, view, reauthentication]);
 
   if (view !== 'LOADING' && view !== 'ERROR' && !isAvailable(list)) return null;
 
@@ -69,6 +54,10 @@ export function PasskeysSection(props: PasskeysSectionProps) {
   else {
     const supported = supportsWebAuthn();
     const adding = view === 'ADDING';
+    const mode = addMode(list);
+    const described = [supported ? '' : IDS.unsupported, mode?.type === 'hosted' ? IDS.hosted : '']
+      .filter(Boolean)
+      .join(' ');
     body = (
       <>
         {state.notice ? (
@@ -92,7 +81,7 @@ export function PasskeysSection(props: PasskeysSectionProps) {
         ) : (
           <p>{TEXTS.none}</p>
         )}
-        {canAddHere(list) ? (
+        {mode ? (
           <>
             {supported ? null : <p id={IDS.unsupported}>{TEXTS.unsupported}</p>}
             {/* A new button once the add ends: antd's loading icon can stay behind (and in the name) otherwise. */}
@@ -101,12 +90,18 @@ export function PasskeysSection(props: PasskeysSectionProps) {
               id={IDS.add}
               type="primary"
               disabled={!supported}
-              aria-describedby={supported ? undefined : IDS.unsupported}
+              aria-describedby={described || undefined}
               loading={adding}
               onClick={passkeys.add}
             >
               {TEXTS.add}
             </Button>
+            {/* Under the section's button: where the holder is about to go, and that they come back. */}
+            {mode.type === 'hosted' ? (
+              <p id={IDS.hosted} style={{ margin: '8px 0 0' }}>
+                {TEXTS.hostedNote}
+              </p>
+            ) : null}
           </>
         ) : null}
       </>
@@ -138,6 +133,30 @@ export function PasskeysSection(props: PasskeysSectionProps) {
       >
         <p>{named ? TEXTS.removeText(named.name) : null}</p>
       </Modal>
+      <Modal
+        open={view === 'CREATE_READY'}
+        title={TEXTS.createTitle}
+        onCancel={passkeys.cancelCreate}
+        // To the button whose click starts the ceremony (the dialog itself takes the focus first).
+        afterOpenChange={(open) => {
+          if (open) createButton.current?.focus();
+        }}
+        // The section gives the focus back itself: to Add on Cancel, to the name dialog once added.
+        focusable={{ focusTriggerAfterClose: false }}
+        mask={{ closable: false }}
+        destroyOnHidden
+        footer={
+          <Flex gap={12} justify="flex-end">
+            <Button onClick={passkeys.cancelCreate}>Cancel</Button>
+            {/* The ceremony starts inside this click: browsers that ask for a user gesture (Safari) allow it. */}
+            <Button ref={createButton} type="primary" onClick={passkeys.create}>
+              {TEXTS.create}
+            </Button>
+          </Flex>
+        }
+      >
+        <p>{TEXTS.createText}</p>
+      </Modal>
       {(view === 'NAMING' || view === 'SAVING_NAME') && named && state.naming ? (
         <Suspense fallback={<Spin aria-label="Loading the name of your passkey" />}>
           <PasskeyNameDialog
@@ -151,14 +170,7 @@ export function PasskeysSection(props: PasskeysSectionProps) {
           />
         </Suspense>
       ) : null}
-      <ConfirmItsYouDialog
-        status={reauthentication.state.status}
-        error={reauthentication.state.error}
-        onConfirm={reauthentication.submit}
-        onSignInAgain={reauthentication.signInAgain}
-        onCancel={reauthentication.cancel}
-        afterClose={reauthentication.closed}
-      />
+      <ConfirmItsYouDialog {...confirmItsYou.dialog} />
     </section>
   );
 }

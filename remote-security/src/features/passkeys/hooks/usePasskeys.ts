@@ -2,9 +2,12 @@ import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { useToast } from 'shared-ui/toast';
 import { useApiClient, useAuth } from 'shared-auth';
 import { classifyFailure, useCall } from 'shared-auth/async';
+import type { PasskeyRegistrationOptions } from 'shared-auth';
 import { createPasskey } from 'shared-stepup';
-import { useReauthentication } from '../../../lib/reauthentication/useReauthentication.js';
+import { leavePageFor } from '../../../lib/navigation.js';
+import { useConfirmItsYou } from '../../../lib/reauthentication/useConfirmItsYou.js';
 import { ReauthenticationEnded } from '../../../lib/reauthentication/reauthentication.js';
+import { byId, IDS } from '../components/ids.js';
 import {
   getPasskeys,
   getRegistrationOptions,
@@ -14,6 +17,7 @@ import {
 } from '../api/passkeysApi.js';
 import {
   addFailureNotice,
+  addMode,
   callFailureNotice,
   cleanName,
   initialPasskeysState,
@@ -36,36 +40,72 @@ export interface PasskeysOptions {
   onCountChange?: (count: number) => void;
 }
 
-/** The key of "Confirm it's you" (lib/reauthentication) for this section. */
+/** The key of "Confirm it's you" (lib/reauthentication) for this section: adding a passkey. */
 const REAUTHENTICATION_KEY = 'passkey';
+const isAddKey = (key: string): key is typeof REAUTHENTICATION_KEY => key === REAUTHENTICATION_KEY;
+
+type RegistrationOptions = PasskeyRegistrationOptions['options'];
 
 /**
  * The Passkeys section: reads the list; adds a passkey (the server's options, the browser's ceremony, the server's
  * check; "Confirm it's you" first when it would be the first 2-step method, as the factors do), then asks for its
  * name; renames; removes after a confirmation. A 403 step_up_required hands over to the page's step-up screens,
- * after which the add or the removal runs again by itself, once.
+ * after which the add or the removal runs again by itself, once. An add that follows a verification (the step-up
+ * screens, "Confirm it's you", a new sign-in) stops before the ceremony, at 'Create passkey': the ceremony needs
+ * the holder's fresh click in some browsers (Safari). Where the identity provider adds passkeys itself (hosted),
+ * Add leaves for its page.
  */
 export function usePasskeys({ onStepUpRequired, resume, onResumeStarted, onCountChange }: PasskeysOptions) {
   const { user } = useAuth();
   const client = useApiClient();
   const toast = useToast();
   const [state, dispatch] = useReducer(passkeysReducer, initialPasskeysState);
-  const reauthentication = useReauthentication<typeof REAUTHENTICATION_KEY>();
-  const { guard } = reauthentication;
+  const confirmItsYou = useConfirmItsYou({
+    feature: 'passkeys',
+    isKey: isAddKey,
+    ready: state.view === 'READY',
+    // Back from 'Sign in again': the add again, up to 'Create passkey' (defined below).
+    onResume: () => void startAdd(true),
+    // With the add cancelled, back to Add; an add that goes on places the focus itself.
+    focusBack: () => (state.view === 'READY' ? [byId(IDS.add), byId(IDS.title)] : null),
+  });
+  const { guard } = confirmItsYou;
   const stateRef = useRef<PasskeysState>(state);
   useEffect(() => {
     stateRef.current = state;
   }, [state]);
+  // The server's options while 'Create your passkey' waits for its click.
+  const readyOptions = useRef<RegistrationOptions | null>(null);
+  // Meanwhile the WebAuthn library loads (the chunk createPasskey loads), so the click reaches the ceremony
+  // without waiting on the network, inside the browser's window for a user gesture.
+  const waitingForClick = state.view === 'CREATE_READY';
+  useEffect(() => {
+    if (waitingForClick)
+      import(/* webpackChunkName: "webauthn" */ '@simplewebauthn/browser').catch(() => undefined);
+  }, [waitingForClick]);
 
   const { run: runList, abort: stopList } = useCall(
     useCallback((signal: AbortSignal) => getPasskeys(client, user.sub, { signal }), [client, user.sub]),
   );
-  const { run: runAdd } = useCall(
+  // The server's options; `verified`: "Confirm it's you" came first, so the ceremony waits for a click.
+  const { run: runOptions } = useCall(
     useCallback(
       async (signal: AbortSignal) => {
-        const options = await guard(REAUTHENTICATION_KEY, () =>
-          getRegistrationOptions(client, user.sub, { signal }),
+        let verified = false;
+        const options = await guard(
+          REAUTHENTICATION_KEY,
+          () => getRegistrationOptions(client, user.sub, { signal }),
+          () => (verified = true),
         );
+        return { options, verified };
+      },
+      [client, user.sub, guard],
+    ),
+  );
+  // The browser's ceremony, then the server's check of its answer.
+  const { run: runCreate } = useCall(
+    useCallback(
+      async (signal: AbortSignal, options: RegistrationOptions) => {
         const response = await createPasskey(options, signal);
         return guard(REAUTHENTICATION_KEY, () => verifyRegistration(client, user.sub, response, { signal }));
       },
@@ -117,23 +157,56 @@ export function usePasskeys({ onStepUpRequired, resume, onResumeStarted, onCount
     [onStepUpRequired],
   );
 
-  const add = useCallback(async () => {
-    const outcome = await runAdd();
-    if (outcome.status === 'success') {
-      afterStepUp.current = false;
-      dispatch({ type: 'ADDED', passkey: outcome.data });
-      toast(TEXTS.added);
-      return;
-    }
-    if (outcome.status !== 'error') return;
-    const { error } = outcome;
-    if (error instanceof ReauthenticationEnded) {
-      // Cancelled: nothing added, nothing to say. A 409: the account has a 2-step method by now: step-up applies.
-      dispatch({ type: 'ADD_STOPPED' });
-      if (error.reason === 'STEP_UP_REQUIRED') onStepUpRequired({ type: 'ADD' });
-    } else if (stepUpOnce(error, { type: 'ADD' })) dispatch({ type: 'ADD_STOPPED' });
-    else dispatch({ type: 'ADD_FAILED', notice: addFailureNotice(error) });
-  }, [runAdd, toast, onStepUpRequired, stepUpOnce]);
+  const addFailed = useCallback(
+    (error: unknown) => {
+      if (error instanceof ReauthenticationEnded) {
+        // Cancelled: nothing added, nothing to say. A 409: the account has a 2-step method by now: step-up applies.
+        dispatch({ type: 'ADD_STOPPED' });
+        if (error.reason === 'STEP_UP_REQUIRED') onStepUpRequired({ type: 'ADD' });
+      } else if (stepUpOnce(error, { type: 'ADD' })) dispatch({ type: 'ADD_STOPPED' });
+      else dispatch({ type: 'ADD_FAILED', notice: addFailureNotice(error) });
+    },
+    [onStepUpRequired, stepUpOnce],
+  );
+
+  const create = useCallback(
+    async (options: RegistrationOptions) => {
+      const outcome = await runCreate(options);
+      if (outcome.status === 'success') {
+        afterStepUp.current = false;
+        dispatch({ type: 'ADDED', passkey: outcome.data });
+        toast(TEXTS.added);
+      } else if (outcome.status === 'error') addFailed(outcome.error);
+    },
+    [runCreate, toast, addFailed],
+  );
+
+  /** The options, then the ceremony at once; or, after a verification (`verified`), 'Create passkey' first. */
+  const add = useCallback(
+    async (verified: boolean) => {
+      const outcome = await runOptions();
+      if (outcome.status === 'error') addFailed(outcome.error);
+      if (outcome.status !== 'success') return;
+      const { options } = outcome.data;
+      if (verified || outcome.data.verified) {
+        readyOptions.current = options;
+        dispatch({ type: 'READY_TO_CREATE' });
+      } else await create(options);
+    },
+    [runOptions, addFailed, create],
+  );
+
+  /** 'Add a passkey' (`verified`: again by itself after a verification); false when the list allows none now. */
+  const startAdd = useCallback(
+    (verified: boolean): boolean => {
+      const action = { type: 'ADD' } as const;
+      if (passkeysReducer(stateRef.current, action).view !== 'ADDING') return false;
+      dispatch(action);
+      void add(verified);
+      return true;
+    },
+    [add],
+  );
 
   const remove = useCallback(
     async (id: string) => {
@@ -177,11 +250,8 @@ export function usePasskeys({ onStepUpRequired, resume, onResumeStarted, onCount
     resumed.current = resume;
     onResumeStarted();
     if (resume.type === 'ADD') {
-      const action = { type: 'ADD' } as const;
-      if (passkeysReducer(stateRef.current, action).view !== 'ADDING') return;
       afterStepUp.current = true;
-      dispatch(action);
-      void add();
+      if (!startAdd(true)) afterStepUp.current = false;
     } else {
       // Not if the passkey has gone meanwhile.
       const action = { type: 'REMOVE_AFTER_STEP_UP', id: resume.id } as const;
@@ -190,16 +260,31 @@ export function usePasskeys({ onStepUpRequired, resume, onResumeStarted, onCount
       dispatch(action);
       void remove(resume.id);
     }
-  }, [resume, ready, onResumeStarted, add, remove]);
+  }, [resume, ready, onResumeStarted, startAdd, remove]);
 
   return {
     state,
     reload: load,
     add: () => {
-      const action = { type: 'ADD' } as const;
-      if (passkeysReducer(stateRef.current, action).view !== 'ADDING') return;
-      dispatch(action);
-      void add();
+      const { view, list } = stateRef.current;
+      const mode = addMode(list);
+      // Hosted: the identity provider's page adds it, then sends the holder back here (the list is read anew).
+      if (mode?.type === 'hosted') {
+        if (view === 'READY') leavePageFor(mode.url);
+      } else startAdd(false);
+    },
+    /** 'Create passkey': the ceremony, on this click. */
+    create: () => {
+      const options = readyOptions.current;
+      if (stateRef.current.view !== 'CREATE_READY' || !options) return;
+      readyOptions.current = null;
+      dispatch({ type: 'CREATE' });
+      void create(options);
+    },
+    cancelCreate: () => {
+      readyOptions.current = null;
+      afterStepUp.current = false;
+      dispatch({ type: 'CANCEL_CREATE' });
     },
     rename: (id: string) => dispatch({ type: 'RENAME', id }),
     saveName: (name: string) => void saveName(name),
@@ -212,6 +297,6 @@ export function usePasskeys({ onStepUpRequired, resume, onResumeStarted, onCount
       dispatch({ type: 'CONFIRM_REMOVE' });
       void remove(target);
     },
-    reauthentication,
+    confirmItsYou,
   };
 }

@@ -1,6 +1,7 @@
 import { ApiError, type Passkey, type PasskeyList } from 'shared-auth';
 import {
   addFailureNotice,
+  addMode,
   callFailureNotice,
   initialPasskeysState,
   nameError,
@@ -74,6 +75,14 @@ describe('passkeysReducer', () => {
       { type: 'ADD_STOPPED' },
       ready(),
     ],
+    [
+      'ADDING → CREATE_READY when the options came after a verification',
+      at('ADDING'),
+      { type: 'READY_TO_CREATE' },
+      at('CREATE_READY'),
+    ],
+    ['CREATE_READY → ADDING on Create passkey', at('CREATE_READY'), { type: 'CREATE' }, at('ADDING')],
+    ['CREATE_READY → READY on Cancel, nothing said', at('CREATE_READY'), { type: 'CANCEL_CREATE' }, ready()],
     [
       'READY → NAMING on Rename',
       ready(),
@@ -172,6 +181,10 @@ describe('passkeysReducer', () => {
       { type: 'REMOVE_AFTER_STEP_UP', id: 'nope' },
     ],
     ['a second Add while adding', at('ADDING'), { type: 'ADD' }],
+    ['Add while the ceremony waits for its click', at('CREATE_READY'), { type: 'ADD' }],
+    ['Create passkey when nothing waits for it', ready(), { type: 'CREATE' }],
+    ['Create passkey while adding', at('ADDING'), { type: 'CREATE' }],
+    ['an answer of the ceremony before its click', at('CREATE_READY'), { type: 'ADDED', passkey: KEY }],
     ['Remove while naming', at('NAMING', { naming: 'NEW', target: 'pk1' }), { type: 'REMOVE', id: 'pk1' }],
     ['Save while saving', at('SAVING_NAME', { naming: 'NEW', target: 'pk1' }), { type: 'SAVE_NAME' }],
     ['Confirm while removing', at('REMOVING', { target: 'pk1' }), { type: 'CONFIRM_REMOVE' }],
@@ -196,6 +209,21 @@ describe('passkeysReducer', () => {
       { type: 'REMOVED', list: { ...LIST, passkeys: [{ ...KEY, name: 'Desk key' }] } },
     );
     expect(end).toEqual(ready({ ...LIST, passkeys: [{ ...KEY, name: 'Desk key' }] }, { target: 'pk1' }));
+  });
+});
+
+describe('addMode', () => {
+  const URL = 'https://example.okta.com/enduser/settings/passkeys';
+  it("the ceremony here; the identity provider's page where it adds them (hosted); none otherwise", () => {
+    expect(addMode(LIST)).toEqual({ type: 'ceremony' });
+    expect(addMode({ ...LIST, enrolment: 'hosted', hostedEnrolmentUrl: URL })).toEqual({
+      type: 'hosted',
+      url: URL,
+    });
+    expect(addMode({ ...LIST, enrolment: 'hosted' })).toBeNull();
+    expect(addMode({ ...LIST, available: false })).toBeNull();
+    expect(addMode({ ...LIST, available: false, enrolment: 'hosted', hostedEnrolmentUrl: URL })).toBeNull();
+    expect(addMode(undefined)).toBeNull();
   });
 });
 

@@ -19,13 +19,23 @@ import { PASSKEYS_TEXTS as TEXTS } from './texts.js';
  * - READY: the list shows, with its buttons (and the last add's or remove's message, if any);
  * - ERROR: the list could not be read;
  * - ADDING: the server's options, the browser's ceremony, the server's check of its answer;
+ * - CREATE_READY: the options came after a verification (step-up, "Confirm it's you", a new sign-in), so the
+ *   ceremony waits for the holder's click in 'Create your passkey' (Safari refuses one without a fresh gesture);
  * - NAMING: the name dialog, for the passkey just added (Skip keeps the server's name) or a rename (Cancel);
  * - SAVING_NAME: the name is being sent;
  * - CONFIRM_REMOVE: 'Remove this passkey?';
  * - REMOVING: the removal is under way.
  */
 export type PasskeysView =
-  'LOADING' | 'READY' | 'ERROR' | 'ADDING' | 'NAMING' | 'SAVING_NAME' | 'CONFIRM_REMOVE' | 'REMOVING';
+  | 'LOADING'
+  | 'READY'
+  | 'ERROR'
+  | 'ADDING'
+  | 'CREATE_READY'
+  | 'NAMING'
+  | 'SAVING_NAME'
+  | 'CONFIRM_REMOVE'
+  | 'REMOVING';
 
 export interface PasskeysState {
   view: PasskeysView;
@@ -47,6 +57,12 @@ export type PasskeysAction =
   | { type: 'LOAD_FAILED' }
   /** 'Add a passkey' (again by itself after the step-up it asked for). */
   | { type: 'ADD' }
+  /** The options came after a verification: the ceremony waits for 'Create passkey'. */
+  | { type: 'READY_TO_CREATE' }
+  /** 'Create passkey': the ceremony starts, on the holder's click. */
+  | { type: 'CREATE' }
+  /** Cancel in 'Create your passkey': nothing added. */
+  | { type: 'CANCEL_CREATE' }
   | { type: 'ADDED'; passkey: Passkey }
   /** The ceremony or a call failed: the section says why. */
   | { type: 'ADD_FAILED'; notice: string }
@@ -80,6 +96,19 @@ export const isAvailable = (list: PasskeyList | undefined): boolean => list?.ava
 /** 'Add a passkey' runs the browser's ceremony here; 'hosted': the identity provider's page adds them instead. */
 export const canAddHere = (list: PasskeyList | undefined): boolean =>
   isAvailable(list) && list?.enrolment === 'ceremony';
+
+/**
+ * What 'Add a passkey' does: the ceremony here; or (hosted, Okta mode) a plain navigation to the identity
+ * provider's enrolment page, which sends the holder back to the Security page; null: no Add (hosted, no page).
+ */
+export function addMode(
+  list: PasskeyList | undefined,
+): { type: 'ceremony' } | { type: 'hosted'; url: string } | null {
+  if (canAddHere(list)) return { type: 'ceremony' };
+  if (isAvailable(list) && list?.enrolment === 'hosted' && list.hostedEnrolmentUrl)
+    return { type: 'hosted', url: list.hostedEnrolmentUrl };
+  return null;
+}
 
 const has = (list: PasskeyList | undefined, id: string) =>
   list?.passkeys.some((passkey) => passkey.id === id);
@@ -146,9 +175,15 @@ export function passkeysReducer(state: PasskeysState, action: PasskeysAction): P
           return ready(state, { notice: action.notice });
         case 'ADD_STOPPED':
           return ready(state);
+        case 'READY_TO_CREATE':
+          return { ...state, view: 'CREATE_READY' };
         default:
           return state;
       }
+    case 'CREATE_READY':
+      if (action.type === 'CREATE') return { ...state, view: 'ADDING' };
+      if (action.type === 'CANCEL_CREATE') return ready(state);
+      return state;
     case 'NAMING':
       if (action.type === 'SAVE_NAME') {
         const next: PasskeysState = { ...state, view: 'SAVING_NAME' };

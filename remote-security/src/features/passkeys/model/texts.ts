@@ -3,6 +3,13 @@ export const PASSKEYS_TEXTS = {
   title: 'Passkeys',
   intro: 'Sign in with your fingerprint, face or screen lock, or a security key, instead of a code.',
   add: 'Add a passkey',
+  /** Under Add where the identity provider's own page adds passkeys (hosted enrolment, Okta mode). */
+  hostedNote: "You will add your passkey on your organization's sign-in page, then come back here.",
+  /** After a verification (step-up, "Confirm it's you", a new sign-in): the ceremony starts on this click. */
+  createTitle: 'Create your passkey',
+  createText:
+    'Select Create passkey, then use your fingerprint, face or screen lock, or your security key, when your browser asks.',
+  create: 'Create passkey',
   unsupported: 'This browser does not support passkeys.',
   none: 'You have no passkeys yet.',
   neverUsed: 'Never used',
