@@ -26,12 +26,24 @@ function projectsAsked(): string[] {
 const ownServersOnly =
   projectsAsked().length > 0 && projectsAsked().every((name) => name === 'cluster' || name === 'okta');
 
+/** Whether the run shows the browser (`--headed`, `--ui`, `--debug`, PWDEBUG): only a full Chromium can. */
+const headed =
+  process.argv.some((arg) => arg === '--headed' || arg === '--ui' || arg === '--debug') ||
+  !!process.env.PWDEBUG;
+
 /**
- * Playwright cannot download browsers on every machine: use the system's Chromium (Debian's `chromium`
- * package) unless CHROMIUM_PATH says otherwise.
+ * Playwright cannot download browsers on every machine: use the system's Chromium unless CHROMIUM_PATH says
+ * otherwise. Headless, Debian's `chromium-headless-shell` first: the same engine without the full browser's
+ * window machinery, which the new headless mode of `chromium` runs too. Measured on the same 8 tests beside the
+ * same load: 68 s of Chromium CPU against 122 s, 106 s of wall time against 149 s.
  */
 function chromiumPath(): string | undefined {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    ...(headed ? [] : ['/usr/bin/chromium-headless-shell']),
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+  ];
   return candidates.find((candidate): candidate is string => !!candidate && existsSync(candidate));
 }
 
