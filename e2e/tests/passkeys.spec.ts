@@ -22,7 +22,7 @@ async function addPasskey(page: Page, name: string): Promise<void> {
 
 test.describe.configure({ timeout: 150_000 });
 
-test('a passkey: added as the first 2-step method and named, renamed with the keyboard, the second step of a sign-in and the step-up in another browser (a refused fingerprint first), the whole sign-in in a third, and removed only while another method remains', async ({
+test('a passkey: added as the first 2-step method and named, renamed with the keyboard, the second step of a sign-in and the step-up in another browser (which had none at first; a refused fingerprint first), the whole sign-in in a third, and removed only while another method remains', async ({
   page,
   browser,
   request,
@@ -63,17 +63,22 @@ test('a passkey: added as the first 2-step method and named, renamed with the ke
   await expect(renameDialog).toBeHidden();
   await expect(section.getByRole('listitem').filter({ hasText: /^Laptop/ })).toBeVisible();
 
-  // Another browser of the holder's: after the password, the passkey is the second step of the sign-in. (The
-  // passkey arrives once the sign-in page is left behind: on that page the browser would offer it at once.)
+  // Another browser of the holder's, without the passkey yet: "Sign in with a passkey" finds none there and says
+  // so; after the password, the passkey is the second step of the sign-in. (The passkey arrives once the sign-in
+  // page is left behind: on that page the browser would offer it at once.)
   const context = await browser.newContext();
   try {
     const other = await context.newPage();
+    const phone = await VirtualAuthenticator.add(other);
     await other.goto('/security');
+    await other.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await expect(other.getByRole('alert')).toHaveText(
+      'The passkey check was cancelled or timed out. Try again.',
+    );
     await signInOnProvider(other, user);
     await expect(other.getByRole('heading', { name: '2-step verification' })).toBeVisible();
     await expect(other.getByLabel('Verification code')).toHaveCount(0);
     await expectNoSeriousViolations(other, "the provider's 2-step page with a passkey");
-    const phone = await VirtualAuthenticator.add(other);
     const [credential] = await laptop.credentials();
     await phone.addCredential(credential!);
     await other.getByRole('button', { name: 'Use a passkey' }).click();
