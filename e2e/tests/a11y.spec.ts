@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousViolations } from '../support/axe.js';
 import { signIn, signInOnProvider } from '../support/sign-in.js';
-import { createUser } from '../support/users.js';
+import { createUser, SAM } from '../support/users.js';
 
-// axe (WCAG 2.0/2.1 A and AA) on every page, dialog and step-up screen: no serious or critical violation.
+// axe (WCAG 2.0/2.1 A and AA) on every page, dialog and step-up screen: no serious or critical violation. (The
+// settings error page: faults.spec.ts.)
 // One user per test, and the screens of that user grouped in it, to keep the sign-ins few. The Security page's
 // screens (factors, enrolments, the provider's code step, step-up) are checked in security.spec.ts, in the
 // journeys that show them, rather than walked through a second time here.
@@ -69,19 +70,19 @@ test('sign-in page, profile (view and edit), password (views and dialog)', async
   await expect(refused).toHaveCount(0);
 });
 
-test('the settings error page', async ({ page }) => {
-  await page.route('**/api/clientConfiguration/getSettings', (route) =>
-    route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"down"}' }),
-  );
-  await page.goto('/profile');
-  await expect(page.getByText('Not able to load settings')).toBeVisible();
-  await expectNoSeriousViolations(page, "the settings error page ('Not able to load settings')");
-});
-
-test("the federated user's pages, the not-found view, the contained remote-error view", async ({ page }) => {
-  const user = await createUser({ federated: true });
+test("the federated user's pages (no Password or Security, no editing), the not-found view, the contained remote-error view", async ({
+  page,
+}) => {
+  // The demo data's federated user (README): read only, so the tests may share it.
+  const user = SAM;
   await signIn(page, user);
   await expect(page.getByRole('table')).toContainText(user.email);
+  await expect(page.getByRole('button', { name: 'Edit My Profile' })).toHaveCount(0);
+  const nav = page.getByRole('navigation', { name: 'Account pages' });
+  await expect(nav.getByRole('link')).toHaveText(['My Profile']);
+  await page.getByRole('button', { name: `User menu for ${user.name}` }).click();
+  await expect(page.getByRole('menuitem')).toHaveText(['My Profile', 'Logout']);
+  await page.keyboard.press('Escape');
   await expectNoSeriousViolations(page, "the federated user's profile page");
   // Password and Security are not in the navigation: their addresses still answer with the message.
   await page.goto('/password');

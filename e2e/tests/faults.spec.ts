@@ -2,6 +2,7 @@
 // slow. Each is made for one page with page.route, so the shared server keeps serving every other test. The
 // portal must show the spec's message or a contained one, never a blank page or an uncaught error, and the rest
 // of the page must stay usable. (One remote stopped outright is remotes.spec.ts.)
+import { expectNoSeriousViolations } from '../support/axe.js';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { createUser } from '../support/users.js';
 import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
@@ -168,17 +169,23 @@ test('the identity provider down while signed in: a save still succeeds though t
   expect(errors).toEqual([]);
 });
 
-// (A plain 500 is in shell.spec.ts.)
-const SETTINGS_FAULTS: { name: string; fault: (route: Route) => Promise<void> }[] = [
+const SETTINGS_FAULTS: { name: string; fault: (route: Route) => Promise<void>; axe?: true }[] = [
   { name: 'unreachable', fault: (route) => route.abort('connectionrefused') },
   {
     name: "answering a proxy's 502 page",
     fault: (route) =>
       route.fulfill({ status: 502, contentType: 'text/html', body: '<html><h1>502 Bad Gateway</h1></html>' }),
   },
+  {
+    name: 'answering a plain 500',
+    fault: (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"down"}' }),
+    // The page is the same whatever the fault: axe looks at it once.
+    axe: true,
+  },
 ];
 
-for (const { name, fault } of SETTINGS_FAULTS) {
+for (const { name, fault, axe } of SETTINGS_FAULTS) {
   test(`the settings call ${name}: 'Not able to load settings', and no sign-in is attempted`, async ({
     page,
   }) => {
@@ -196,6 +203,7 @@ for (const { name, fault } of SETTINGS_FAULTS) {
     await expect(page).toHaveURL(/\/profile$/);
     expect(providerCalls).toEqual([]);
     expect(errors).toEqual([]);
+    if (axe) await expectNoSeriousViolations(page, "the settings error page ('Not able to load settings')");
   });
 }
 

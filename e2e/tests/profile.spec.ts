@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createUser, SAM } from '../support/users.js';
+import { createUser } from '../support/users.js';
 import { signIn, signInNewUser, signInOnProvider } from '../support/sign-in.js';
 import { logout } from './security-helpers.js';
 
@@ -53,15 +53,4 @@ test('Cancel discards the changes', async ({ page }) => {
   await expect(page.getByRole('table')).not.toContainText('Mallory');
   await page.reload();
   await expect(page.getByRole('table')).toContainText(user.givenName);
-});
-
-test('the federated user sees no Password or Security and cannot edit the profile', async ({ page }) => {
-  await signIn(page, SAM);
-  await expect(page.getByRole('table')).toContainText('Taylor');
-  await expect(page.getByRole('button', { name: 'Edit My Profile' })).toHaveCount(0);
-
-  const nav = page.getByRole('navigation', { name: 'Account pages' });
-  await expect(nav.getByRole('link')).toHaveText(['My Profile']);
-  await page.getByRole('button', { name: `User menu for ${SAM.name}` }).click();
-  await expect(page.getByRole('menuitem')).toHaveText(['My Profile', 'Logout']);
 });

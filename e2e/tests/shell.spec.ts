@@ -15,14 +15,6 @@ test('logout clears local storage and signs out of the provider', async ({ page 
   expect(tokens === null || !tokens.includes('idToken')).toBe(true);
 });
 
-test("the settings call failing shows 'Not able to load settings'", async ({ page }) => {
-  await page.route('**/api/clientConfiguration/getSettings', (route) =>
-    route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"down"}' }),
-  );
-  await page.goto('/profile');
-  await expect(page.getByText('Not able to load settings')).toBeVisible();
-});
-
 test('the layout: skip link, header links, side navigation, footer', async ({ page }) => {
   await signIn(page, ALICE);
   await expect(page.getByRole('table')).toContainText('Liddell');
