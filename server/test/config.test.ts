@@ -397,3 +397,59 @@ describe('DATABASE_URL', () => {
     ).toThrow(new RegExp(`^Invalid environment setting:\\n  ${name}=`));
   });
 });
+
+describe('OKTA_PASSKEY_RP_ID', () => {
+  const oktaAt = (publicUrl: string) => {
+    const settings = write(
+      'okta-passkeys.json',
+      JSON.stringify({ Domain: 'https://example.okta.com', ClientId: '0oa1' }),
+    );
+    const remotes = write('okta-passkeys-remotes.json', JSON.stringify({ remotes: {} }));
+    return {
+      SETTINGS_FILE: settings,
+      REMOTES_FILE: remotes,
+      PUBLIC_URL: publicUrl,
+      OKTA_API_TOKEN: 'test-token',
+    };
+  };
+
+  it('is optional: unset means hosted enrolment (no RP ID)', () => {
+    expect(loadConfig(oktaAt('https://portal.example.com')).oktaPasskeyRpId).toBeUndefined();
+  });
+
+  it("takes PUBLIC_URL's host or a registrable parent of it", () => {
+    const env = oktaAt('https://account.example.com');
+    expect(loadConfig({ ...env, OKTA_PASSKEY_RP_ID: 'account.example.com' }).oktaPasskeyRpId).toBe(
+      'account.example.com',
+    );
+    expect(loadConfig({ ...env, OKTA_PASSKEY_RP_ID: 'Example.com' }).oktaPasskeyRpId).toBe('example.com');
+  });
+
+  it.each([
+    [
+      'another domain',
+      'https://account.example.com',
+      'example.org',
+      /PUBLIC_URL's host \(account\.example\.com\) or a parent domain/,
+    ],
+    ['a child of the host', 'https://example.com', 'account.example.com', /or a parent domain/],
+    ['a public suffix', 'https://account.example.co.uk', 'co.uk', /public suffix co\.uk/],
+    ['a top-level domain', 'https://account.example.com', 'com', /not the top-level domain com/],
+    ['a URL', 'https://account.example.com', 'https://example.com', /domain name only/],
+  ])(
+    'stops the start-up on %s, naming OKTA_PASSKEY_RP_ID and PUBLIC_URL',
+    (_name, publicUrl, value, reason) => {
+      const start = () => loadConfig({ ...oktaAt(publicUrl), OKTA_PASSKEY_RP_ID: value });
+      expect(start).toThrow(ConfigError);
+      expect(start).toThrow(new RegExp(`^OKTA_PASSKEY_RP_ID \\("${value.replace(/[.:/]/g, '\\$&')}"\\) `));
+      expect(start).toThrow(reason);
+      expect(start).toThrow(`(PUBLIC_URL is ${publicUrl})`);
+    },
+  );
+
+  it('is refused in embedded mode, where passkeys use PASSKEY_RP_ID', () => {
+    expect(() => loadConfig({ OKTA_PASSKEY_RP_ID: 'localhost' })).toThrow(
+      /^OKTA_PASSKEY_RP_ID is for Okta mode \(IDENTITY_BACKEND=okta\)/,
+    );
+  });
+});

@@ -5,6 +5,7 @@ import { Secret, TOTP } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSpecValidator, loadSubset, startOktaOrg, type OktaOrg } from './support/okta-org/index.js';
 import { useOktaOrg } from './support/okta-org/vitest.js';
+import { SoftwareAuthenticator } from './support/software-authenticator.js';
 
 /**
  * The Okta org stand-in (test/support/okta-org): every endpoint driven with plain fetch and with Okta's own Node SDK
@@ -179,6 +180,7 @@ describe('the vendored specification', () => {
       license: 'Apache-2.0',
     });
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/authenticators',
       '/api/v1/users',
       '/api/v1/users/{id}',
       '/api/v1/users/{id}/lifecycle/deactivate',
@@ -240,6 +242,12 @@ describe('the vendored specification', () => {
       'verifyFactor response 200 email verify',
       'verifyFactor response 200 totp verify',
       'verifyFactor response 429 TooManyRequests',
+      'enrollFactor request webAuthn',
+      'enrollFactor response 200 webAuthn',
+      'activateFactor request webauthn',
+      'activateFactor response 200 webauthn',
+      'verifyFactor request webAuthn verify',
+      'listAuthenticators response 403 AccessDenied',
     ]) {
       expect(results.map((r) => r.key)).toContain(key);
       expect(failing).not.toContain(key);
@@ -247,6 +255,9 @@ describe('the vendored specification', () => {
     // …and these are where Okta's examples and schemas disagree (README: "Where the specification contradicts
     // itself"). A new version of the subset that changes this list must be looked at.
     expect(failing).toEqual([
+      // The webauthn authenticator's `_links.aaguids`, which AuthenticatorLinks does not declare.
+      'listAuthenticators response 200 OrgAuthenticatorsEx',
+      'listAuthenticators response 200 OrgAuthenticatorsExWithWebAuthnNameAndDescription',
       'replaceUser request Replace user Request',
       'listFactors response 200 ListFactorsResponse',
       'enrollFactor request question',
@@ -1032,6 +1043,200 @@ describe('email factor', () => {
     const listed = [];
     for await (const f of await client.userFactorApi.listFactors({ userId: user.id })) listed.push(f);
     expect(listed.map((f) => f?.id)).toEqual([factorId]);
+  });
+});
+
+describe('passkeys (webauthn, FIDO) and the authenticators list', () => {
+  /** The stand-in's defaults: its own URL is the origin, its host the RP ID. */
+  const authenticator = (counter = 0) =>
+    new SoftwareAuthenticator({ origin: org().url, rpId: new URL(org().url).hostname, counter });
+  const base64 = (value: unknown) => Buffer.from(String(value), 'base64url').toString('base64');
+  const activationBody = (answer: Record<string, unknown>) => {
+    const response = answer.response as { attestationObject: string; clientDataJSON: string };
+    return { attestation: base64(response.attestationObject), clientData: base64(response.clientDataJSON) };
+  };
+  const assertionBody = (answer: Record<string, unknown>) => {
+    const response = answer.response as {
+      clientDataJSON: string;
+      authenticatorData: string;
+      signature: string;
+    };
+    return {
+      clientData: base64(response.clientDataJSON),
+      authenticatorData: base64(response.authenticatorData),
+      signatureData: base64(response.signature),
+    };
+  };
+
+  /** Enrols a webauthn factor: its id and Okta's creation options. */
+  async function enrol(userId: string) {
+    const enrolled = await api('POST', `/api/v1/users/${userId}/factors`, {
+      factorType: 'webauthn',
+      provider: 'FIDO',
+    });
+    expect(enrolled.status).toBe(200);
+    const activation = (enrolled.body?._embedded as { activation: { challenge: string } }).activation;
+    return { factorId: String(enrolled.body?.id), activation, body: enrolled.body };
+  }
+
+  it('enrol → PENDING_ACTIVATION with creation options; activate verifies the attestation; listed with its credential id', async () => {
+    const user = newUser();
+    const { factorId, activation, body } = await enrol(user.id);
+    expect(body).toMatchObject({
+      factorType: 'webauthn',
+      provider: 'FIDO',
+      vendorName: 'FIDO',
+      status: 'PENDING_ACTIVATION',
+    });
+    expect(activation).toMatchObject({
+      challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      rp: { id: new URL(org().url).hostname },
+      user: { id: user.id, name: user.profile.login },
+      excludeCredentials: [],
+    });
+    const key = authenticator();
+    const activatePath = `/api/v1/users/${user.id}/factors/${factorId}/lifecycle/activate`;
+    // Another origin than the org's: refused, still pending (and the challenge used up).
+    const foreign = await api(
+      'POST',
+      activatePath,
+      activationBody(key.register(activation, { origin: 'https://evil.example' })),
+    );
+    expect(foreign).toMatchObject({ status: 403, body: INVALID_PASSCODE });
+    expect(org().user(user.id)?.factors).toMatchObject([{ id: factorId, status: 'PENDING_ACTIVATION' }]);
+
+    const second = await enrol(user.id);
+    const activated = await api(
+      'POST',
+      `/api/v1/users/${user.id}/factors/${second.factorId}/lifecycle/activate`,
+      activationBody(key.register(second.activation)),
+    );
+    expect(activated).toMatchObject({
+      status: 200,
+      body: {
+        id: second.factorId,
+        status: 'ACTIVE',
+        profile: { credentialId: key.id, authenticatorName: 'Unknown authenticator' },
+      },
+    });
+    const listed = await api('GET', `/api/v1/users/${user.id}/factors`);
+    expect(listed.body).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          id: second.factorId,
+          status: 'ACTIVE',
+          profile: { credentialId: key.id, authenticatorName: 'Unknown authenticator' },
+        }),
+      ]),
+    );
+    // A third enrolment excludes the active credential.
+    expect((await enrol(user.id)).activation).toMatchObject({
+      excludeCredentials: [{ type: 'public-key', id: key.id }],
+    });
+  });
+
+  it('verify: a challenge without a body, then the assertion verified once, with the counter kept; remove', async () => {
+    const user = newUser();
+    const key = authenticator(1);
+    const { factorId, activation } = await enrol(user.id);
+    await api(
+      'POST',
+      `/api/v1/users/${user.id}/factors/${factorId}/lifecycle/activate`,
+      activationBody(key.register(activation)),
+    );
+    const verifyPath = `/api/v1/users/${user.id}/factors/${factorId}/verify`;
+    const challenged = await api('POST', verifyPath);
+    expect(challenged).toMatchObject({ status: 200, body: { factorResult: 'CHALLENGE' } });
+    const challenge = (challenged.body?._embedded as { challenge: { challenge: string } }).challenge;
+    const answer = assertionBody(key.assert(challenge));
+    expect(await api('POST', verifyPath, answer)).toMatchObject({
+      status: 200,
+      body: { factorResult: 'SUCCESS' },
+    });
+    // The challenge is used once.
+    expect(await api('POST', verifyPath, answer)).toMatchObject({ status: 403, body: INVALID_PASSCODE });
+    // A counter that did not move forward (a copied key) is refused.
+    const next = (await api('POST', verifyPath)).body?._embedded as { challenge: { challenge: string } };
+    expect(
+      await api('POST', verifyPath, assertionBody(key.assert(next.challenge, { counter: 1 }))),
+    ).toMatchObject({ status: 403 });
+    const again = (await api('POST', verifyPath)).body?._embedded as { challenge: { challenge: string } };
+    expect(
+      await api(
+        'POST',
+        verifyPath,
+        assertionBody(key.assert(again.challenge, { origin: 'https://evil.example' })),
+      ),
+    ).toMatchObject({ status: 403 });
+    expect((await api('DELETE', `/api/v1/users/${user.id}/factors/${factorId}`)).status).toBe(204);
+    expect((await api('DELETE', `/api/v1/users/${user.id}/factors/${factorId}`)).status).toBe(404);
+  });
+
+  it('refuses a body the spec does not declare for webauthn, and base64url where Okta takes base64', async () => {
+    const user = newUser();
+    const { factorId, activation } = await enrol(user.id);
+    const path = `/api/v1/users/${user.id}/factors/${factorId}/lifecycle/activate`;
+    const invented = await api('POST', path, { attestation: 'AAAA', passCode: '123456' });
+    expect(invented.status).toBe(500);
+    expect(org().takeViolations()).toMatchObject([
+      {
+        kind: 'request',
+        operationId: 'activateFactor',
+        details: ['request body (branch "webauthn"): / must NOT have unevaluated properties (passCode)'],
+      },
+    ]);
+    const response = authenticator().register(activation).response as {
+      attestationObject: string;
+      clientDataJSON: string;
+    };
+    const urlSafe = await api('POST', path, {
+      attestation: `${response.attestationObject}-_`,
+      clientData: response.clientDataJSON,
+    });
+    expect(urlSafe).toMatchObject({ status: 400, body: { errorCode: 'E0000001' } });
+  });
+
+  it('GET /api/v1/authenticators lists the webauthn authenticator (okta.authenticators.read); its hosted enrolment page redirects back', async () => {
+    const denied = await api('GET', '/api/v1/authenticators');
+    expect(denied).toMatchObject({ status: 403, body: { errorCode: 'E0000006' } });
+    org().registerServiceApp({
+      clientId: CLIENT_ID,
+      publicJwk,
+      scopes: [...SCOPES, 'okta.authenticators.read'],
+    });
+    const token = await accessToken('okta.authenticators.read');
+    const listed = await fetch(`${org().url}/api/v1/authenticators`, {
+      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+    });
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          id: org().webauthnAuthenticatorId,
+          key: 'webauthn',
+          status: 'ACTIVE',
+          type: 'security_key',
+        }),
+      ]),
+    );
+    const back = 'https://portal.example/security';
+    const page = await fetch(
+      `${org().url}/idp/bootstrap/enroll-authenticator/${org().webauthnAuthenticatorId}?redirect_uri=${encodeURIComponent(back)}`,
+      { redirect: 'manual' },
+    );
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe(back);
+    expect(
+      (
+        await fetch(`${org().url}/idp/bootstrap/enroll-authenticator/autUnknown?redirect_uri=x`, {
+          redirect: 'manual',
+        })
+      ).status,
+    ).toBe(404);
+    expect(org().hostedEnrolments().slice(-2)).toEqual([
+      { authenticatorId: org().webauthnAuthenticatorId, redirectUri: back },
+      { authenticatorId: 'autUnknown', redirectUri: 'x' },
+    ]);
   });
 });
 

@@ -334,6 +334,12 @@ export const envSchema = z.object({
     .default(['okta.users.read', 'okta.users.manage']),
   /** An Okta API token (SSWS), the documented fallback to the service app; it acts with its admin's whole role. */
   OKTA_API_TOKEN: z.string().trim().min(1).optional(),
+  /**
+   * Okta mode: the RP ID of the org's Passkey (FIDO2 WebAuthn) authenticator, when it covers PUBLIC_URL's host (its
+   * host or a parent domain): passkeys are then added and used on the portal's own pages. Unset: "Add a passkey"
+   * sends the holder to Okta's hosted enrolment, and passkeys are not offered for step-up (config/passkey-rp.ts).
+   */
+  OKTA_PASSKEY_RP_ID: z.string().trim().min(1).optional(),
   /** A boolean custom profile attribute that marks federated users, besides credentials.provider.type. */
   OKTA_FEDERATED_ATTRIBUTE: z
     .string()

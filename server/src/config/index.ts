@@ -12,6 +12,7 @@ import { oktaSettingsOf, type OktaSettings } from './okta.js';
 import { ConfigError, parseEnv, type Env, type IdentityBackendKind } from './env.js';
 import { identityModeOf } from './identity-mode.js';
 import { isLoopbackHost } from './loopback.js';
+import { oktaPasskeyRpIdOf } from './passkey-rp.js';
 
 export { ConfigError, REPO_ROOT } from './env.js';
 
@@ -30,6 +31,11 @@ export interface AppConfig extends Env {
   identityBackend: IdentityBackendKind;
   /** The Okta backend's credentials (OKTA_*), checked at start-up; undefined with the embedded backend. */
   okta: OktaSettings | undefined;
+  /**
+   * Okta mode: the org's passkey RP ID when it covers PUBLIC_URL's host (OKTA_PASSKEY_RP_ID): the passkey
+   * ceremonies run on the portal's pages; undefined: Okta's hosted enrolment, no passkey step-up.
+   */
+  oktaPasskeyRpId: string | undefined;
   /** `{Domain}/oauth2/default`: the issuer every access token must carry. */
   issuer: string;
   /** Mount path of the embedded provider. */
@@ -148,9 +154,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       );
     }
   }
+  // Fail fast: an Okta setting in embedded mode would be silently ignored (the embedded RP is PASSKEY_RP_ID).
+  if (identityBackend === 'embedded' && env.OKTA_PASSKEY_RP_ID !== undefined) {
+    throw new ConfigError(
+      "OKTA_PASSKEY_RP_ID is for Okta mode (IDENTITY_BACKEND=okta): the embedded backend's passkeys use PASSKEY_RP_ID; unset OKTA_PASSKEY_RP_ID",
+    );
+  }
+  const oktaPasskeyRpId = oktaPasskeyRpIdOf(env.PUBLIC_URL, env.OKTA_PASSKEY_RP_ID);
+  if (oktaPasskeyRpId instanceof Error) throw new ConfigError(oktaPasskeyRpId.message);
   return {
     ...env,
     settings,
+    oktaPasskeyRpId,
     identityBackend,
     // Names what is missing or wrong (never a key): the start stops before anything is opened.
     okta: identityBackend === 'okta' ? oktaSettingsOf(env) : undefined,

@@ -87,3 +87,20 @@ export function passkeyRelyingPartyOf(
   }
   return { id: value, origin };
 }
+
+/**
+ * Okta mode's OKTA_PASSKEY_RP_ID: the RP ID of the org's passkeys, which must cover PUBLIC_URL's host (the host or
+ * a registrable parent of it) for the ceremony to run on the portal's pages, the browser refusing any other. Returns
+ * the RP ID, undefined when unset (Okta's hosted enrolment then), or the reason naming both settings as a string.
+ */
+export function oktaPasskeyRpIdOf(
+  publicUrl: string,
+  setting: string | undefined,
+): string | undefined | Error {
+  if (setting === undefined) return undefined;
+  const rp = passkeyRelyingPartyOf(publicUrl, setting);
+  if (typeof rp !== 'string') return rp.id;
+  return new Error(
+    `OKTA_PASSKEY_RP_ID (${JSON.stringify(setting)}) ${rp} (PUBLIC_URL is ${publicUrl}): set it to the RP ID of the org's Passkey (FIDO2 WebAuthn) authenticator when that covers the portal's host, or unset it to send the holder to Okta's hosted enrolment`,
+  );
+}

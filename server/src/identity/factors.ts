@@ -31,6 +31,8 @@ export interface IdentityFactors {
    * Whether the account has an active 2-step factor of a kind the portal does not manage (Okta: Okta Verify, SMS,
    * a security key…), which listFactors leaves out. It still counts as a factor: the portal cannot check its
    * codes, so a fresh sign-in is the proof a password change needs then. Absent: the backend has no such factors.
+   * Okta's passkeys (webauthn) answer here too although the passkeys domain manages them: StepUpService counts only
+   * the passkeys of the portal's storage (see OktaFactors.hasUnmanagedActiveFactor).
    */
   hasUnmanagedActiveFactor?(userId: string): Promise<boolean>;
 

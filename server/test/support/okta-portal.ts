@@ -63,7 +63,8 @@ export function oktaAuthorizationServer() {
 
 /**
  * Starts the portal in Okta mode with the stand-in as its org: settings' Domain = the org, the okta identity
- * backend with a service app (private_key_jwt) registered in the org for `okta.users.read okta.users.manage`.
+ * backend with a service app (private_key_jwt) registered in the org for `okta.users.read okta.users.manage` (or
+ * for the scopes of `env.OKTA_SCOPES`, when given).
  */
 export async function startOktaPortal(
   org: OktaOrg,
@@ -75,7 +76,8 @@ export async function startOktaPortal(
   org.registerServiceApp({
     clientId: serviceClientId,
     publicJwk: { ...(publicKey.export({ format: 'jwk' }) as JWK), kid: 'service-1', alg: 'RS256' },
-    scopes: ['okta.users.read', 'okta.users.manage'],
+    // The scopes OKTA_SCOPES asks for (a test may add okta.authenticators.read), else the portal's default.
+    scopes: env.OKTA_SCOPES?.split(' ') ?? ['okta.users.read', 'okta.users.manage'],
   });
   const dataDir = tempDir();
   const settings = path.join(dataDir, 'settings.json');

@@ -50,7 +50,11 @@ export class OktaFactors implements IdentityFactors {
   /**
    * Any ACTIVE factor of another kind than the portal's two (Okta Verify push or TOTP, SMS, voice, a security key,
    * Google Authenticator under another provider…): the holder has 2-step verification, which the portal can
-   * neither show nor check.
+   * neither show nor check. Passkeys (webauthn) count here too, on purpose: the passkeys domain shows and checks them
+   * (passkeys/okta-backend.ts), but the factors' rules (StepUpService) count only the passkeys of the portal's
+   * storage, so without this a password change of a holder whose only method is an Okta passkey would need no
+   * step-up at all. Here they ask for a fresh sign-in or a step-up grant, which a passkey step-up gives; they are
+   * never counted twice (this is only read when StepUpService found no active method).
    */
   async hasUnmanagedActiveFactor(userId: string): Promise<boolean> {
     return (await this.allFactors(userId)).some(

@@ -28,6 +28,8 @@
  * | remove                | DELETE …/factors/{factorId}                                                 |
  * | revokeRefreshTokens   | DELETE /api/v1/users/{userId}/clients/{clientId}/tokens (each client)       |
  * | endSessions           | DELETE /api/v1/users/{userId}/sessions?oauthTokens=true                     |
+ *
+ * The passkeys (Okta's `webauthn` factors) are `webauthn` (webauthn.ts), which the passkeys domain calls.
  */
 
 import type { FactorName } from 'shared-auth/contract';
@@ -37,6 +39,7 @@ import { OktaAccounts, type OktaIdentityOptions } from './accounts.js';
 import type { OktaOrg } from './client.js';
 import { OktaFactors } from './factors.js';
 import { OktaPasswords } from './passwords.js';
+import { OktaWebAuthnFactors } from './webauthn.js';
 
 export { passwordChangeRefusal } from './answers.js';
 export type { OktaIdentityOptions } from './accounts.js';
@@ -49,11 +52,14 @@ export class OktaIdentity implements IdentityBackend {
   private readonly accounts: OktaAccounts;
   private readonly passwords: OktaPasswords;
   private readonly factors: OktaFactors;
+  /** The org's passkeys (webauthn factors): the passkeys domain's Okta backend calls them (passkeys/okta-backend.ts). */
+  readonly webauthn: OktaWebAuthnFactors;
 
   constructor(org: OktaOrg, options: OktaIdentityOptions = {}) {
     this.accounts = new OktaAccounts(org, options);
     this.passwords = new OktaPasswords(org);
     this.factors = new OktaFactors(org);
+    this.webauthn = new OktaWebAuthnFactors(org);
   }
 
   // The three parts, one object (the routes and services each use theirs).

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { CodeAttempts } from '../../factors/code-attempts.js';
+import { OktaIdentity } from '../../identity/okta/identity.js';
+import type { PasskeyBackend } from '../../passkeys/backend.js';
+import { EmbeddedPasskeyBackend } from '../../passkeys/embedded-backend.js';
+import { OktaPasskeyBackend } from '../../passkeys/okta-backend.js';
 import { PasskeyService } from '../../passkeys/service.js';
 
 declare module 'fastify' {
@@ -12,9 +16,41 @@ declare module 'fastify' {
 
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
+/** Where the passkeys live: the portal's storage (embedded), or the Okta org's webauthn factors. */
+function backendOf(app: FastifyInstance): PasskeyBackend {
+  const { storage, identity, notifier, now, config } = app;
+  if (identity instanceof OktaIdentity) {
+    return new OktaPasskeyBackend({
+      factors: identity.webauthn,
+      storage,
+      rpId: config.oktaPasskeyRpId,
+      publicUrl: config.PUBLIC_URL,
+      now,
+      log: app.log,
+    });
+  }
+  return new EmbeddedPasskeyBackend({
+    storage,
+    rp: config.passkeyRp,
+    now,
+    onCloned: async (passkey, tx, userAgent) => {
+      const user = await tx.users.findById(passkey.userId);
+      if (user) {
+        await notifier.queue(
+          user,
+          { type: 'passkey-cloned', name: passkey.name },
+          { userAgent, at: now() },
+          tx.outbox,
+        );
+      }
+    },
+  });
+}
+
 /**
- * Passkeys (passkeys/): WebAuthn credentials as 2-step methods, for the relying party of PUBLIC_URL and
- * PASSKEY_RP_ID (config.passkeyRp). Available with the embedded backend; Okta mode answers them unavailable.
+ * Passkeys (passkeys/): WebAuthn credentials as 2-step methods. Embedded: kept in the portal's storage, for the
+ * relying party of PUBLIC_URL and PASSKEY_RP_ID (config.passkeyRp). Okta mode: the org's webauthn factors, the
+ * ceremony on the portal's pages when OKTA_PASSKEY_RP_ID is set, else Okta's hosted enrolment.
  * Provides `app.passkeys`; prunes expired challenges every 10 minutes. Depends on: storage, identity,
  * notifications, factors (the step-up, the set-up guard, the changes' session ending and notices).
  */
@@ -22,15 +58,13 @@ export default fp(
   async function passkeysPlugin(app: FastifyInstance) {
     const { storage, identity, notifier, now } = app;
     const passkeys = new PasskeyService({
-      available: app.config.identityBackend === 'embedded',
-      rp: app.config.passkeyRp,
+      backend: backendOf(app),
       storage,
       identity,
       stepUp: app.stepUp,
       factors: app.factors,
       // The wrong-code throttle is stored: this instance counts in the same rows as the factors' codes.
       attempts: new CodeAttempts({ storage, notifier, now, log: app.log }),
-      notifier,
       now,
     });
     app.decorate('passkeys', passkeys);

@@ -8,6 +8,13 @@
 import { randomBytes, randomInt, scryptSync, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import { decodeAttestationObject, parseAuthenticatorData } from '@simplewebauthn/server/helpers';
 import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { Secret, TOTP } from 'otpauth';
 import {
@@ -55,6 +62,16 @@ export interface OktaOrgOptions {
   authorizationServer?: AuthorizationServerOptions;
   /** The port to listen on (loopback); the OS picks one by default. */
   port?: number;
+  /**
+   * The Passkey (FIDO2 WebAuthn) authenticator's RP ID: what a webauthn enrolment's creation options name
+   * (`rp.id`) and what its ceremonies are verified against. Default: the org's host (Okta's default, which names no
+   * `rp.id`: the browser then takes the page's host).
+   */
+  webauthnRpId?: string;
+  /** The origins whose webauthn ceremonies the org accepts (default: the org's own URL). */
+  webauthnOrigins?: string[];
+  /** False: the org's enrolment policy does not offer the Passkey authenticator (a webauthn enrolment is refused). */
+  webauthnEnrolment?: boolean;
 }
 
 /** The user statuses the stand-in models (Okta's UserStatus); only ACTIVE users may sign in. */
@@ -79,8 +96,8 @@ export interface AddUserInput {
 
 export interface FactorState {
   id: string;
-  factorType: 'token:software:totp' | 'email';
-  provider: 'GOOGLE' | 'OKTA';
+  factorType: 'token:software:totp' | 'email' | 'webauthn';
+  provider: 'GOOGLE' | 'OKTA' | 'FIDO';
   status: 'PENDING_ACTIVATION' | 'ACTIVE';
   profile: Record<string, string>;
   /** TOTP: the base32 shared secret Okta handed out in `_embedded.activation`. */
@@ -199,6 +216,13 @@ export interface OktaOrg {
   setApiToken(token: string | undefined): void;
   /** Makes every issued access token invalid (the SDK then gets 401 and fetches a new one). */
   expireAccessTokens(): void;
+  /**
+   * The requests Okta's hosted enrolment page (GET /idp/bootstrap/enroll-authenticator/{authenticatorId}) received,
+   * oldest first: the stand-in records each and redirects to its redirect_uri (no ceremony runs there).
+   */
+  hostedEnrolments(): { authenticatorId: string; redirectUri: string | null }[];
+  /** The id of the org's Passkey (FIDO2 WebAuthn) authenticator (GET /api/v1/authenticators, key `webauthn`). */
+  readonly webauthnAuthenticatorId: string;
   /** Sets a user's status, as Okta's lifecycle operations do (not in the vendored subset): only ACTIVE signs in. */
   setUserStatus(idOrLogin: string, status: OktaUserStatus): void;
   /** `{url}/oauth2/default` when the `authorizationServer` option is given. */
@@ -216,6 +240,10 @@ export interface OktaOrg {
 // Internal state
 
 interface FactorRecord extends FactorState {
+  /** webauthn: the pending creation challenge, or the last assertion challenge issued (each used once). */
+  webauthnChallenge?: string;
+  /** webauthn: the credential's COSE public key and its last signature counter, once activated. */
+  credential?: { publicKey: Uint8Array<ArrayBuffer>; counter: number };
   qrToken?: string;
   /** TOTP: the last time step accepted (a code is good once). */
   lastStep?: number;
@@ -320,6 +348,8 @@ const ERR = {
     oktaError(403, 'E0000006', 'You do not have permission to perform the requested action'),
   rateLimited: () => oktaError(429, 'E0000047', 'API call exceeded rate limit due to too many requests.'),
   malformedBody: () => oktaError(400, 'E0000003', 'The request body was not well-formed.'),
+  // Okta's catalogue has no documented answer for a refused WebAuthn attestation or assertion: the stand-in answers
+  // as for a wrong passcode of the factor (403 E0000068), which the portal maps to passkey_refused.
   invalidPasscode: () =>
     oktaError(403, 'E0000068', 'Invalid Passcode/Answer', [
       "Your passcode doesn't match our records. Please try again.",
@@ -338,6 +368,11 @@ const ERR = {
   loginInUse: () =>
     oktaError(400, 'E0000001', 'Api validation failed: login', [
       'login: An object with this field already exists in the current organization',
+    ]),
+  // Not verified against an org: the answer Okta is reported to give a factor type its policy does not offer.
+  factorNotAllowed: () =>
+    oktaError(400, 'E0000001', 'Api validation failed: factorEnrollRequest', [
+      'There is no policy that allows the user to enroll this factor.',
     ]),
   factorExists: () =>
     oktaError(400, 'E0000001', 'Api validation failed: factorEnrollRequest', [
@@ -447,6 +482,10 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
   let apiToken = options.apiToken;
   let seq = 0;
   let url = '';
+  const hostedEnrolments: { authenticatorId: string; redirectUri: string | null }[] = [];
+  const webauthnAuthenticatorId = randomId('aut');
+  const webauthnRpId = () => options.webauthnRpId ?? new URL(url).hostname;
+  const webauthnOrigins = () => options.webauthnOrigins ?? [url];
 
   // -- state helpers ---------------------------------------------------------------------------------------------
 
@@ -571,6 +610,29 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       profile: clone(f.profile),
       _links: links,
     };
+    if (opts.embedActivation && pending && f.factorType === 'webauthn') {
+      // PublicKeyCredentialCreationOptions as Okta's example answers them, with the configured RP ID.
+      body._embedded = {
+        activation: {
+          attestation: 'none',
+          authenticatorSelection: { userVerification: 'preferred', requireResidentKey: false },
+          challenge: f.webauthnChallenge,
+          excludeCredentials: [...u.factors.values()]
+            .filter((other) => other.factorType === 'webauthn' && other.status === 'ACTIVE')
+            .map((other) => ({ type: 'public-key', id: other.profile.credentialId })),
+          pubKeyCredParams: [
+            { type: 'public-key', alg: -7 },
+            { type: 'public-key', alg: -257 },
+          ],
+          rp: { id: webauthnRpId(), name: 'Okta org stand-in' },
+          user: {
+            displayName: `${String(u.profile.firstName)} ${String(u.profile.lastName)}`,
+            name: String(u.profile.login),
+            id: u.id,
+          },
+        },
+      };
+    }
     if (opts.embedActivation && pending && f.factorType === 'token:software:totp') {
       body._embedded = {
         activation: {
@@ -583,6 +645,153 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       };
     }
     return body;
+  }
+
+  // -- WebAuthn (Passkey (FIDO2 WebAuthn) authenticator) ---------------------------------------------------------
+
+  /** Stable ids for the other authenticators of the list. */
+  const otherAuthenticators = new Map<string, string>();
+  const randomIdFor = (key: string): string => {
+    let id = otherAuthenticators.get(key);
+    if (!id) {
+      id = randomId('aut');
+      otherAuthenticators.set(key, id);
+    }
+    return id;
+  };
+
+  /** Okta's "Base64-encoded" fields, as its examples spell them: standard base64 (+ and /), padding optional. */
+  const STANDARD_BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+  function base64Field(body: Record<string, unknown>, name: string): string | Reply {
+    const value = body[name];
+    if (typeof value !== 'string' || !STANDARD_BASE64.test(value)) {
+      return oktaError(400, 'E0000001', `Api validation failed: ${name}`, [
+        `${name}: must be Base64-encoded`,
+      ]);
+    }
+    return Buffer.from(value, 'base64').toString('base64url');
+  }
+  const isReplyValue = (value: string | Reply): value is Reply => typeof value !== 'string';
+
+  /** The AAGUID names Okta shows as authenticatorName (from the metadata service); others: a generic name. */
+  const AAGUID_NAMES: Record<string, string> = {
+    'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4': 'Google Password Manager',
+    'fbfc3007-154e-4ecc-8c0b-6e020557d7bd': 'iCloud Keychain',
+  };
+
+  /**
+   * Activation: the attestation verified for real (@simplewebauthn/server) against the challenge this factor
+   * issued, the org's origins and its RP ID; the challenge is used up whatever the outcome.
+   */
+  async function activateWebAuthn(
+    user: UserRecord,
+    factor: FactorRecord,
+    body: Record<string, unknown>,
+  ): Promise<Reply> {
+    const attestation = base64Field(body, 'attestation');
+    if (isReplyValue(attestation)) return attestation;
+    const clientData = base64Field(body, 'clientData');
+    if (isReplyValue(clientData)) return clientData;
+    const challenge = factor.webauthnChallenge;
+    delete factor.webauthnChallenge;
+    if (challenge === undefined) return ERR.invalidPasscode();
+    try {
+      const authData = decodeAttestationObject(Buffer.from(attestation, 'base64url')).get('authData');
+      const credentialID = parseAuthenticatorData(authData).credentialID;
+      if (!credentialID) return ERR.invalidPasscode();
+      const credentialId = Buffer.from(credentialID).toString('base64url');
+      const taken = [...users.values()].some((u) =>
+        [...u.factors.values()].some(
+          (f) => f.factorType === 'webauthn' && f.profile.credentialId === credentialId,
+        ),
+      );
+      if (taken) return ERR.invalidPasscode();
+      const response: RegistrationResponseJSON = {
+        id: credentialId,
+        rawId: credentialId,
+        type: 'public-key',
+        response: { clientDataJSON: clientData, attestationObject: attestation },
+        clientExtensionResults: {},
+      };
+      const verification = await verifyRegistrationResponse({
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: webauthnOrigins(),
+        expectedRPID: webauthnRpId(),
+        requireUserVerification: false,
+      });
+      if (!verification.verified) return ERR.invalidPasscode();
+      const { credential, aaguid } = verification.registrationInfo;
+      factor.credential = { publicKey: new Uint8Array(credential.publicKey), counter: credential.counter };
+      factor.profile = { credentialId, authenticatorName: AAGUID_NAMES[aaguid] ?? 'Unknown authenticator' };
+    } catch {
+      return ERR.invalidPasscode();
+    }
+    factor.status = 'ACTIVE';
+    factor.lastUpdated = iso();
+    return { status: 200, body: factorJson(user, factor, { embedActivation: false }) };
+  }
+
+  /**
+   * Verify without a body: a new assertion challenge (Okta's `_embedded.challenge`); with the assertion: verified
+   * for real against that challenge (used once), the org's origins and RP ID, and the credential's counter.
+   */
+  async function verifyWebAuthn(
+    user: UserRecord,
+    factor: FactorRecord,
+    body: Record<string, unknown> | undefined,
+  ): Promise<Reply> {
+    if (body === undefined || Object.keys(body).length === 0) {
+      factor.webauthnChallenge = randomBytes(32).toString('base64url');
+      return {
+        status: 200,
+        body: {
+          factorResult: 'CHALLENGE',
+          _embedded: { challenge: { challenge: factor.webauthnChallenge, extensions: {} } },
+          _links: {
+            verify: link(`${factorHref(user, factor)}/verify`, ['POST']),
+            factor: link(factorHref(user, factor), ['GET', 'DELETE']),
+          },
+        },
+      };
+    }
+    const fields: Record<string, string> = {};
+    for (const name of ['clientData', 'authenticatorData', 'signatureData']) {
+      const value = base64Field(body, name);
+      if (isReplyValue(value)) return value;
+      fields[name] = value;
+    }
+    const challenge = factor.webauthnChallenge;
+    delete factor.webauthnChallenge;
+    const stored = factor.credential;
+    const credentialId = factor.profile.credentialId;
+    if (challenge === undefined || !stored || credentialId === undefined) return ERR.invalidPasscode();
+    const response: AuthenticationResponseJSON = {
+      id: credentialId,
+      rawId: credentialId,
+      type: 'public-key',
+      response: {
+        clientDataJSON: fields.clientData as string,
+        authenticatorData: fields.authenticatorData as string,
+        signature: fields.signatureData as string,
+      },
+      clientExtensionResults: {},
+    };
+    try {
+      const verification = await verifyAuthenticationResponse({
+        response,
+        expectedChallenge: challenge,
+        expectedOrigin: webauthnOrigins(),
+        expectedRPID: webauthnRpId(),
+        credential: { id: credentialId, publicKey: stored.publicKey, counter: stored.counter },
+        requireUserVerification: false,
+      });
+      if (!verification.verified) return ERR.invalidPasscode();
+      stored.counter = verification.authenticationInfo.newCounter;
+    } catch {
+      return ERR.invalidPasscode();
+    }
+    return { status: 200, body: { factorResult: 'SUCCESS' } };
   }
 
   // -- Management API operations ----------------------------------------------------------------------------------
@@ -688,7 +897,7 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     for (const c of emailCodes) if (c.userId === user.id) c.consumed = true;
   }
 
-  const handlers: Record<string, (ctx: Ctx) => Reply> = {
+  const handlers: Record<string, (ctx: Ctx) => Reply | Promise<Reply>> = {
     createUser(ctx) {
       // Only the creation the portal's tooling does (a profile, maybe a password): Okta's other scenarios are not.
       for (const name of ['provider', 'nextLogin']) if (ctx.query.has(name)) throw new Unsimulated(name);
@@ -845,6 +1054,23 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
           lastUpdated: now,
           activationAttempts: [],
         };
+      } else if (factorType === 'webauthn' && provider === 'FIDO') {
+        if (activate) throw new Unsimulated('activate=true for a webauthn factor');
+        if (options.webauthnEnrolment === false) return ERR.factorNotAllowed();
+        // One factor per authenticator: a user may hold several, pending or active, side by side.
+        factor = {
+          id: randomId('fwf'),
+          factorType,
+          provider,
+          status: 'PENDING_ACTIVATION',
+          profile: {},
+          webauthnChallenge: randomBytes(32).toString('base64url'),
+          created: now,
+          lastUpdated: now,
+          activationAttempts: [],
+        };
+        user.factors.set(factor.id, factor);
+        return { status: 200, body: factorJson(user, factor, { embedActivation: true }) };
       } else {
         throw new Unsimulated(`enrolling factorType ${String(factorType)} / provider ${String(provider)}`);
       }
@@ -882,6 +1108,7 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       factor.activationAttempts = factor.activationAttempts.filter((t) => t > now - 5 * 60_000);
       if (factor.activationAttempts.length >= 5) return ERR.rateLimited();
       factor.activationAttempts.push(now);
+      if (factor.factorType === 'webauthn') return activateWebAuthn(user, factor, ctx.body ?? {});
       const passCode = ctx.body?.passCode;
       const ok =
         factor.factorType === 'token:software:totp'
@@ -913,6 +1140,7 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       const factor = factorOr404(user, ctx.params.factorId);
       if (isReply(factor)) return factor;
       if (factor.status !== 'ACTIVE') throw new Unsimulated(`verifying a factor in status ${factor.status}`);
+      if (factor.factorType === 'webauthn') return verifyWebAuthn(user, factor, ctx.body);
       const passCode = ctx.body?.passCode;
       if (factor.factorType === 'email') {
         if (passCode === undefined) {
@@ -936,6 +1164,33 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       const result = checkTotp(factor, passCode);
       if (result === 'replayed') return ERR.passcodeReplayed();
       return result === 'ok' ? { status: 200, body: { factorResult: 'SUCCESS' } } : ERR.invalidPasscode();
+    },
+    listAuthenticators() {
+      // The org's authenticators the portal looks for (Okta's example list, without the `aaguids` link its
+      // schema does not declare).
+      const created = '2020-07-26T21:05:23.000Z';
+      const authenticator = (id: string, key: string, name: string, type: string) => ({
+        id,
+        key,
+        name,
+        type,
+        status: 'ACTIVE',
+        created,
+        lastUpdated: created,
+        _links: {
+          self: link(`${url}/api/v1/authenticators/${id}`, ['GET', 'PUT']),
+          deactivate: link(`${url}/api/v1/authenticators/${id}/lifecycle/deactivate`, ['POST']),
+          methods: link(`${url}/api/v1/authenticators/${id}/methods`, ['GET']),
+        },
+      });
+      return {
+        status: 200,
+        body: [
+          authenticator(randomIdFor('email'), 'okta_email', 'Email', 'email'),
+          authenticator(randomIdFor('password'), 'okta_password', 'Password', 'password'),
+          authenticator(webauthnAuthenticatorId, 'webauthn', 'Passkey (FIDO2 WebAuthn)', 'security_key'),
+        ],
+      };
     },
     revokeUserSessions(ctx) {
       const user = userOr404(ctx.params.userId);
@@ -1247,7 +1502,7 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     if (!handler) return record('unsimulated', [`${op.operationId} has no handler`]);
     try {
       return finish(
-        handler({
+        await handler({
           op,
           params,
           query,
@@ -1315,6 +1570,24 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     const raw = await readBody(req);
     if (path.startsWith('/__test/')) {
       send(res, await handleTestControl(method, path, raw));
+      return;
+    }
+    // Okta's hosted enrolment page (not Management API traffic): recorded, then straight back to redirect_uri,
+    // as if the holder had enrolled there (no ceremony runs on the stand-in's page).
+    const hosted = /^\/idp\/bootstrap\/enroll-authenticator\/([^/]+)$/.exec(path);
+    if (method === 'GET' && hosted) {
+      const authenticatorId = decodeURIComponent(hosted[1] as string);
+      const redirectUri = parsed.searchParams.get('redirect_uri');
+      hostedEnrolments.push({ authenticatorId, redirectUri });
+      if (authenticatorId !== webauthnAuthenticatorId || redirectUri === null) {
+        res.writeHead(404, { 'Content-Type': 'text/html' }).end('<p>No such authenticator enrolment.</p>');
+        return;
+      }
+      res
+        .writeHead(302, { Location: redirectUri, 'Content-Type': 'text/html' })
+        .end(
+          `<p>Passkey enrolment (stand-in): back to <a href="${encodeURI(redirectUri)}">the portal</a>.</p>`,
+        );
       return;
     }
     if (options.jwks && method === 'GET' && path === '/oauth2/default/v1/keys') {
@@ -1455,6 +1728,8 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       if (!last) throw new Error(`no usable email code was sent to user ${userId}`);
       return last.code;
     },
+    webauthnAuthenticatorId,
+    hostedEnrolments: () => clone(hostedEnrolments),
     requests: () => clone(log),
     violations: () => clone(violations),
     takeViolations: () => violations.splice(0, violations.length),

@@ -34,8 +34,7 @@ export default async function passkeysRoutes(app: FastifyInstance) {
 
   registerCall(app, apiCalls.passkeyRemove, async (request) => {
     const actor = await actorOf(app, request);
-    // Authorization first, as every security change: the same refusal whichever backend holds the account.
-    await app.stepUp.requireStepUp(actor.user.id, actor.grantKey);
+    // Under step-up (checked first, whichever backend holds the passkeys): PasskeyService.remove.
     const list = await app.passkeys.remove(actor, request.params.id);
     request.log.info({ userId: actor.user.id, passkey: request.params.id }, 'passkey removed');
     return list;

@@ -16,10 +16,11 @@ export default async function stepUpRoutes(app: FastifyInstance) {
     reply.header('Cache-Control', 'no-store');
   });
 
-  // Both show the account's email (masked): read as the identity backend holds it now.
+  // Both show the account's email (masked): read as the identity backend holds it now. The challenge is the
+  // step-up's with the passkeys it does not hold itself (Okta's): PasskeyService.challenge.
   registerCall(app, apiCalls.stepUpChallenge, async (request) => {
     const caller = callerOf(request);
-    return app.stepUp.challenge(await currentUser(app.identity, caller), sessionIdOf(caller));
+    return app.passkeys.challenge(await currentUser(app.identity, caller), sessionIdOf(caller));
   });
 
   registerCall(app, apiCalls.stepUpSendChallenge, async (request) => {
