@@ -38,6 +38,19 @@ export interface VerifiedAssertion {
 
 const refused = (message: string) => refusal(API_ERRORS.passkeyRefused, message);
 
+/**
+ * A ceremony's answer that @simplewebauthn/server would not verify (registration or assertion), as the holder's
+ * refusal: their authenticator skipped user verification (they can act on that), or the answer is no good.
+ */
+export function verificationRefusal(error: unknown) {
+  const message = error instanceof Error ? error.message : '';
+  return refused(
+    /user verification|could not be verified/i.test(message)
+      ? PASSKEY_USER_VERIFICATION_ERROR
+      : PASSKEY_ANSWER_ERROR,
+  );
+}
+
 /** The user handle a passkey of this user carries (the user id's bytes), base64url as answers send it. */
 export function userHandleOf(userId: string): string {
   return Buffer.from(userId, 'utf8').toString('base64url');
@@ -80,12 +93,7 @@ export async function verifyPasskeyAssertion(
       requireUserVerification: true,
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : '';
-    throw refused(
-      /user verification|could not be verified/i.test(message)
-        ? PASSKEY_USER_VERIFICATION_ERROR
-        : PASSKEY_ANSWER_ERROR,
-    );
+    throw verificationRefusal(error);
   }
   const { verified, authenticationInfo } = verification;
   if (!verified) throw refused(PASSKEY_ANSWER_ERROR);

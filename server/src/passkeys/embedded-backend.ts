@@ -17,7 +17,12 @@ import { refusal } from '../http/errors.js';
 import type { Storage } from '../storage/index.js';
 import type { PasskeyRecord } from '../storage/passkeys.js';
 import type { User } from '../storage/users.js';
-import { verifyPasskeyAssertion, type AssertionDeps, type VerifiedAssertion } from './assertion.js';
+import {
+  verificationRefusal,
+  verifyPasskeyAssertion,
+  type AssertionDeps,
+  type VerifiedAssertion,
+} from './assertion.js';
 import type {
   PasskeyAnswer,
   PasskeyAssertion,
@@ -156,12 +161,7 @@ export class EmbeddedPasskeyBackend implements PasskeyBackend {
         requireUserVerification: true,
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : '';
-      throw refused(
-        /user verification|could not be verified/i.test(message)
-          ? PASSKEY_USER_VERIFICATION_ERROR
-          : PASSKEY_ANSWER_ERROR,
-      );
+      throw verificationRefusal(error);
     }
     if (!verification.verified) throw refused(PASSKEY_ANSWER_ERROR);
     const info = verification.registrationInfo;
