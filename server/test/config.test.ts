@@ -386,6 +386,9 @@ describe('DATABASE_URL', () => {
     ['DATABASE_CONNECT_TIMEOUT_MS', '10'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '2.5'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '-1'],
+    ['SIGN_IN_POSTS_PER_MINUTE', '9'],
+    ['SIGN_IN_POSTS_PER_MINUTE', 'lots'],
+    ['SIGN_IN_POSTS_PER_MINUTE', '60.5'],
   ])('stops on %s=%j with a message naming the setting', (name, value) => {
     expect(() =>
       parseEnv({

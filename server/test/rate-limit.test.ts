@@ -5,7 +5,44 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/index.js';
 import { loggerOptions } from '../src/config/logger.js';
-import { startApp, tempDir, appForBlock, httpsRemotesFor } from './helpers.js';
+import {
+  appForBlock,
+  authorizeUrl,
+  CookieJar,
+  follow,
+  hiddenFields,
+  httpsRemotesFor,
+  pkcePair,
+  startApp,
+  tempDir,
+} from './helpers.js';
+import { formAction } from './security-helpers.js';
+
+describe("the sign-in pages' per-address limit (SIGN_IN_POSTS_PER_MINUTE)", () => {
+  const t = appForBlock(() => startApp({ SIGN_IN_POSTS_PER_MINUTE: '10' }));
+
+  it('takes the setting: the 11th post of a minute from one address is a 429 page, another address still posts', async () => {
+    const jar = new CookieJar();
+    const { challenge } = pkcePair();
+    const page = await follow(
+      t.app,
+      jar,
+      await t.app.inject({ url: authorizeUrl({ challenge }), headers: { cookie: jar.header() } }),
+    );
+    const post = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: formAction(page.body),
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.header() },
+        payload: new URLSearchParams({ ...hiddenFields(page.body), email: '', password: '' }).toString(),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i += 1) statuses.push((await post('10.99.0.1')).statusCode);
+    expect(statuses).toEqual([...Array<number>(10).fill(400), 429]);
+    expect((await post('10.99.0.2')).statusCode).toBe(400);
+  });
+});
 
 describe('the /api flood guard (API_RATE_LIMIT)', () => {
   const t = appForBlock(() => startApp({ API_RATE_LIMIT: '3' }));

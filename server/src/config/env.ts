@@ -90,6 +90,9 @@ const flag = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
+/** The sign-in pages' posts per client address and minute unless SIGN_IN_POSTS_PER_MINUTE says otherwise. */
+export const DEFAULT_SIGN_IN_POSTS_PER_MINUTE = 60;
+
 /** Names proxy-addr (Fastify's trustProxy) knows for address ranges. */
 const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -278,6 +281,16 @@ export const envSchema = z.object({
       { error: 'must be a postgres:// or postgresql:// URL, e.g. postgres://portal:secret@db:5432/portal' },
     )
     .optional(),
+  /**
+   * The sign-in pages' posts (and their passkey option requests) one client address may make a minute, on every
+   * instance together; past it, a 429 page. Raise it where many holders share one address (an office behind NAT).
+   */
+  SIGN_IN_POSTS_PER_MINUTE: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(10, { error: 'must be between 10 and 100000' })
+    .max(100_000, { error: 'must be between 10 and 100000' })
+    .default(DEFAULT_SIGN_IN_POSTS_PER_MINUTE),
   /** Most connections one instance opens to PostgreSQL; requests wait for a free one (DATABASE_CONNECT_TIMEOUT_MS). */
   DATABASE_POOL_MAX: z.coerce
     .number({ error: 'must be a number' })

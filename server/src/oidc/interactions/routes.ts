@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { InteractionResults } from 'oidc-provider';
 import { z } from 'zod';
+import { DEFAULT_SIGN_IN_POSTS_PER_MINUTE } from '../../config/env.js';
 import type { AppConfig } from '../../config/index.js';
 import { isStorageUnavailableError } from '../../db/errors.js';
 import { STORAGE_RETRY_AFTER_SECONDS } from '../../http/storage-unavailable.js';
@@ -53,7 +54,7 @@ export interface InteractionRoutesOptions {
 }
 
 /** Sign-in form posts per client address and minute, on every instance together. */
-export const FORM_POSTS_PER_MINUTE = 60;
+export const FORM_POSTS_PER_MINUTE = DEFAULT_SIGN_IN_POSTS_PER_MINUTE;
 
 /** The provider's interaction pages, mounted at `{mount}/interaction/:uid`. */
 export async function interactionRoutes(
@@ -86,7 +87,7 @@ export async function interactionRoutes(
     now,
     lockMs: SIGN_IN_LIMIT.windowMs,
   });
-  const formPosts = new AddressLimiter(requestWindows, 'signin-form', FORM_POSTS_PER_MINUTE, now);
+  const formPosts = new AddressLimiter(requestWindows, 'signin-form', config.SIGN_IN_POSTS_PER_MINUTE, now);
   // Passkeys' options (passwordless and the second step) and the pages' scripts.
   await passkeyRoutes(fastify, {
     base,
