@@ -413,6 +413,29 @@ describe('rename and removal', () => {
     expect(webauthnFactors(account)).toHaveLength(1);
   });
 
+  it('counts an Okta passkey for the last-method rule: email may go while a passkey remains', async () => {
+    const { account, session, authenticator } = await withPasskey();
+    // Email as a second method, under a step-up with the passkey.
+    const verified = await stepUpVerify(session, authenticator.assert(await stepUpOptions(session)));
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    const email = (action: 'enroll' | 'activate' | 'reset', body: unknown) =>
+      call(
+        action === 'reset' ? 'DELETE' : 'POST',
+        apiPaths.multifactor('email', account.id, action),
+        session,
+        body,
+      );
+    expect((await email('enroll', {})).status).toBe(200);
+    expect(await email('activate', { code: org().lastEmailCode(account.id) })).toMatchObject({
+      status: 200,
+      body: { status: 'ACTIVE' },
+    });
+    // Email is the only factor, but not the only method: it may go (before, 409 last_factor).
+    const removed = await email('reset', { optOut: true });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect((org().user(account.id)?.factors ?? []).map((f) => f.factorType)).toEqual(['webauthn']);
+  });
+
   it('needs the step-up to remove one', async () => {
     const { account, session } = await withPasskey();
     const second = await register(session, new SoftwareAuthenticator());

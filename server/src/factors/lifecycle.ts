@@ -54,6 +54,15 @@ function refuseIfSetUp(factors: IdentityFactor[], type: FactorName): void {
   }
 }
 
+/** The holder's usable passkeys: the portal's own, and those its identity backend keeps (Okta's). */
+async function passkeysOf(identity: IdentityFactors, within: Storage, userId: string): Promise<number> {
+  const [own, backends] = await Promise.all([
+    within.passkeys.countUsable(userId),
+    identity.countPasskeys ? identity.countPasskeys(userId) : Promise.resolve(0),
+  ]);
+  return own + backends;
+}
+
 /** `passkeys`: the holder's usable passkeys, active 2-step methods too (a factor may go while one remains). */
 function refuseLastFactor(
   factors: IdentityFactor[],
@@ -274,7 +283,7 @@ export class FactorLifecycle {
         if (!factor || factor.status === 'PENDING_ACTIVATION') {
           throw refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not set up`);
         }
-        refuseLastFactor(factors, await within.passkeys.countUsable(user.id), type, 'turn off');
+        refuseLastFactor(factors, await passkeysOf(identity, within, user.id), type, 'turn off');
         if (factor.status !== 'ACTIVE') return { response: statusResponse(factor) };
         const after = await identity.setEnabled(user.id, type, false);
         return {
@@ -293,7 +302,7 @@ export class FactorLifecycle {
         const factors = await identity.listFactors(user.id);
         const factor = findFactor(factors, type);
         if (!factor) return { response: statusResponse(undefined) };
-        refuseLastFactor(factors, await within.passkeys.countUsable(user.id), type, 'remove');
+        refuseLastFactor(factors, await passkeysOf(identity, within, user.id), type, 'remove');
         await identity.remove(user.id, type);
         return {
           response: statusResponse(undefined),

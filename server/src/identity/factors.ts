@@ -37,6 +37,13 @@ export interface IdentityFactors {
   hasUnmanagedActiveFactor?(userId: string): Promise<boolean>;
 
   /**
+   * The account's active passkeys the backend keeps itself (Okta: its `webauthn` factors), which the portal's own
+   * store does not hold: the last-method rule counts them, so a factor may go while one remains. Absent: the
+   * passkeys are all in the portal's store (embedded).
+   */
+  countPasskeys?(userId: string): Promise<number>;
+
+  /**
    * Starts setting up a factor, the factor pending until `activate`: what the page needs to go on (the
    * authenticator app: a new secret, replacing a pending set-up; email: a code sent, again for a pending
    * set-up). Refused with API_ERRORS.factorState when it is already set up.

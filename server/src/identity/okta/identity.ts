@@ -76,6 +76,8 @@ export class OktaIdentity implements IdentityBackend {
 
   listFactors = (userId: string) => this.factors.listFactors(userId);
   hasUnmanagedActiveFactor = (userId: string) => this.factors.hasUnmanagedActiveFactor(userId);
+  countPasskeys = async (userId: string) =>
+    (await this.webauthn.list(userId)).filter((factor) => factor.status === 'ACTIVE').length;
   enrol = (user: User, type: FactorName) => this.factors.enrol(user, type);
   enrollAuthenticator = (user: User) => this.factors.enrollAuthenticator(user);
   enrollEmail = (user: User) => this.factors.enrollEmail(user);
