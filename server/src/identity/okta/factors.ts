@@ -201,19 +201,8 @@ export class OktaFactors implements IdentityFactors {
   }
 
   /** Every factor Okta holds for the user, of any kind and status; [] for an unknown user. */
-  private async allFactors(userId: string): Promise<UserFactor[]> {
-    try {
-      return await this.org.call('listFactors', 'repeatable', async (c) => {
-        const all: UserFactor[] = [];
-        for await (const factor of await c.userFactorApi.listFactors({ userId: requireId(userId) })) {
-          if (factor) all.push(factor);
-        }
-        return all;
-      });
-    } catch (error) {
-      if (notFound(error)) return [];
-      throw this.org.unexpected('listFactors', error);
-    }
+  private allFactors(userId: string): Promise<UserFactor[]> {
+    return listUserFactors(this.org, userId);
   }
 
   /** The user's factors of the portal's two kinds (of one kind when `type` is given); [] for an unknown user. */
@@ -283,4 +272,20 @@ function factorNameOf(factor: UserFactor): FactorName | undefined {
 
 function notSetUp(type: FactorName): HttpError {
   return refusal(API_ERRORS.factorState, `${FACTOR_LABELS[type]} is not set up`);
+}
+
+/** Every factor Okta holds for the user, of any kind and status; [] for an unknown user (the passkeys' list too). */
+export async function listUserFactors(org: OktaOrg, userId: string): Promise<UserFactor[]> {
+  try {
+    return await org.call('listFactors', 'repeatable', async (c) => {
+      const all: UserFactor[] = [];
+      for await (const factor of await c.userFactorApi.listFactors({ userId: requireId(userId) })) {
+        if (factor) all.push(factor);
+      }
+      return all;
+    });
+  } catch (error) {
+    if (notFound(error)) return [];
+    throw org.unexpected('listFactors', error);
+  }
 }

@@ -19,6 +19,7 @@ import { API_ERRORS } from 'shared-auth/contract';
 import { refusal } from '../../http/errors.js';
 import { iso, isStatus, notFound, requireId } from './answers.js';
 import { isOktaApiError, type OktaOrg } from './client.js';
+import { listUserFactors } from './factors.js';
 
 /** Okta's factorType and provider of a passkey. */
 export const WEBAUTHN_FACTOR = { factorType: 'webauthn', provider: 'FIDO' } as const;
@@ -64,19 +65,7 @@ export class OktaWebAuthnFactors {
 
   /** The user's webauthn factors, any status; [] for an unknown user. */
   async list(userId: string): Promise<OktaWebAuthnFactor[]> {
-    let factors: UserFactor[];
-    try {
-      factors = await this.org.call('listFactors', 'repeatable', async (c) => {
-        const all: UserFactor[] = [];
-        for await (const factor of await c.userFactorApi.listFactors({ userId: requireId(userId) })) {
-          if (factor) all.push(factor);
-        }
-        return all;
-      });
-    } catch (error) {
-      if (notFound(error)) return [];
-      throw this.org.unexpected('listFactors', error);
-    }
+    const factors = await listUserFactors(this.org, userId);
     return factors
       .filter((factor) => isWebAuthn(factor) && factor.id !== undefined)
       .map((factor) => {
