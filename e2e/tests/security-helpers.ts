@@ -1,6 +1,7 @@
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { createGuardrails, generateSync } from 'otplib';
 import { expectNoSeriousViolations } from '../support/axe.js';
+import { motionsSettled } from '../support/motion.js';
 import { signInNewUser, signInOnProvider } from '../support/sign-in.js';
 
 export const PORTAL = 'http://localhost:3000';
@@ -247,9 +248,14 @@ export async function bothFactorsAndAnotherBrowser(page: Page, request: APIReque
 /**
  * Logout from the header's user menu, whatever toasts are showing: they start below the header and the open menu
  * stands in front of them (shared-ui's TOAST_TOP_PX, the shell's TopBar), so nothing waits for a toast to go.
+ * With motion on (account-protection.spec), the menu slides in: it sits still in its first, shrunk frame long
+ * enough for Playwright to call it stable on a busy machine, then moves between the press and the release, and the
+ * click is lost (the menu stayed open, Logout unpressed). So the click waits for the menu to settle.
  */
 export async function logout(page: Page, userName: string): Promise<void> {
   await page.getByRole('button', { name: `User menu for ${userName}` }).click();
+  await expect(page.getByRole('menuitem', { name: 'Logout' })).toBeVisible();
+  await motionsSettled(page);
   await page.getByRole('menuitem', { name: 'Logout' }).click();
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 }
