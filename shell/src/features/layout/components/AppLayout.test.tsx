@@ -1,8 +1,9 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import { PortalThemeProvider } from 'shared-ui';
 import type { Settings } from 'shared-auth';
+import { NARROW_SCREEN_QUERY } from '../hooks/useNarrowScreen.js';
 import { AppLayout } from './AppLayout.js';
 
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
@@ -19,12 +20,18 @@ const settings: Settings = {
   FlagBaseUrl: '/flags/4x3',
 };
 
+/** The address the layout's links lead to, shown as the page's content. */
+function CurrentPath() {
+  return <p>At {useLocation().pathname}</p>;
+}
+
 function renderLayout({ isFederated = false, onLogout = jest.fn() } = {}) {
   render(
     <PortalThemeProvider>
       <MemoryRouter initialEntries={['/profile']}>
         <AppLayout settings={settings} userName="Alice Liddell" isFederated={isFederated} onLogout={onLogout}>
           <p>page content</p>
+          <CurrentPath />
         </AppLayout>
       </MemoryRouter>
     </PortalThemeProvider>,
@@ -121,5 +128,115 @@ describe('AppLayout navigation', () => {
     const nav = screen.getByRole('navigation', { name: 'Account pages' });
     expect(within(nav).getByRole('link', { name: 'My Profile' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('link', { name: 'Password' })).not.toHaveAttribute('aria-current');
+  });
+});
+
+/** A window narrower than 768 px: a phone, or a desktop zoomed to 400 % (320 CSS px). */
+function onNarrowScreen() {
+  const matchMedia = window.matchMedia;
+  jest.spyOn(window, 'matchMedia').mockImplementation((query) => ({
+    ...matchMedia(query),
+    matches: matchMedia(query).matches || query === NARROW_SCREEN_QUERY,
+  }));
+}
+
+describe('AppLayout on a narrow screen', () => {
+  beforeEach(onNarrowScreen);
+
+  it('folds the side navigation and the header links into a labelled Menu button, closed at first', () => {
+    renderLayout();
+    const menuButton = screen.getByRole('button', { name: 'Menu' });
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('navigation', { name: 'Account pages' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Header links' })).not.toBeInTheDocument();
+    // Still in the header: the user menu.
+    expect(screen.getByRole('button', { name: 'User menu for Alice Liddell' })).toBeInTheDocument();
+  });
+
+  it('opens the menu with the account pages and the header links, and closes it again', async () => {
+    renderLayout();
+    const menuButton = screen.getByRole('button', { name: 'Menu' });
+    await userEvent.click(menuButton);
+    expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    const menu = document.getElementById(menuButton.getAttribute('aria-controls') ?? '');
+    expect(menu).not.toBeNull();
+    const nav = within(menu!).getByRole('navigation', { name: 'Account pages' });
+    expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile', 'Password', 'Security']);
+    expect(within(nav).getByRole('link', { name: 'My Profile' })).toHaveAttribute('aria-current', 'page');
+    const headerLinks = within(menu!).getByRole('navigation', { name: 'Header links' });
+    expect(within(headerLinks).getByRole('link', { name: 'Support' })).toHaveAttribute(
+      'href',
+      'https://www.example.com/support',
+    );
+
+    await userEvent.click(menuButton);
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('navigation', { name: 'Account pages' })).not.toBeInTheDocument();
+  });
+
+  it('opens from the keyboard, its pages next in the Tab order, and closes after a page is chosen', async () => {
+    renderLayout();
+    const menuButton = screen.getByRole('button', { name: 'Menu' });
+    menuButton.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.tab();
+    const nav = screen.getByRole('navigation', { name: 'Account pages' });
+    expect(within(nav).getByRole('link', { name: 'My Profile' })).toHaveFocus();
+    await userEvent.tab();
+    expect(within(nav).getByRole('link', { name: 'Password' })).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+
+    expect(screen.getByRole('main')).toHaveTextContent('At /password');
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('navigation', { name: 'Account pages' })).not.toBeInTheDocument();
+    // The focus is not lost with the hidden link: it is back on the Menu button.
+    expect(menuButton).toHaveFocus();
+  });
+
+  it('closes after a page is clicked', async () => {
+    renderLayout();
+    await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+    await userEvent.click(screen.getByRole('link', { name: 'Security' }));
+    expect(screen.getByRole('main')).toHaveTextContent('At /security');
+    expect(screen.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('link', { name: 'Security' })).not.toBeInTheDocument();
+  });
+
+  it('closes on Escape and returns the focus to the Menu button', async () => {
+    renderLayout();
+    const menuButton = screen.getByRole('button', { name: 'Menu' });
+    await userEvent.click(menuButton);
+    screen.getByRole('link', { name: 'Password' }).focus();
+    await userEvent.keyboard('{Escape}');
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    expect(menuButton).toHaveFocus();
+    expect(screen.getByRole('main')).toHaveTextContent('At /profile');
+  });
+
+  it('closes when the user menu leads to another page', async () => {
+    renderLayout();
+    const menuButton = screen.getByRole('button', { name: 'Menu' });
+    await userEvent.click(menuButton);
+    const userMenu = await openUserMenu();
+    await userEvent.click(within(userMenu).getByRole('menuitem', { name: 'Password' }));
+    expect(screen.getByRole('main')).toHaveTextContent('At /password');
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('hides Password and Security from federated users in the menu too', async () => {
+    renderLayout({ isFederated: true });
+    await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+    const nav = screen.getByRole('navigation', { name: 'Account pages' });
+    expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile']);
+  });
+});
+
+describe('AppLayout on a wide screen', () => {
+  it('has the side navigation and the header links in view, and no Menu button', () => {
+    renderLayout();
+    expect(screen.queryByRole('button', { name: 'Menu' })).not.toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Account pages' })).toBeVisible();
+    expect(screen.getByRole('navigation', { name: 'Header links' })).toBeVisible();
   });
 });

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useNavigate } from 'shared-router';
 import {
   Button,
@@ -18,13 +18,27 @@ interface TopBarProps {
   pages: readonly PortalPage[];
   onLogout: () => void;
   mainContentId: string;
+  /**
+   * A narrow screen (useNarrowScreen): the header ends with `menuToggle` and leaves the header links to the menu it
+   * opens, so the bar fits 320 px.
+   */
+  narrow?: boolean;
+  menuToggle?: ReactNode;
 }
 
 const LOGOUT_KEY = 'logout';
 /** Above antd's notifications (zIndexPopupBase 1000 + 1000 + 50). */
 const MENU_Z_INDEX = 2100;
 
-export function TopBar({ headerLinks, userName, pages, onLogout, mainContentId }: TopBarProps) {
+export function TopBar({
+  headerLinks,
+  userName,
+  pages,
+  onLogout,
+  mainContentId,
+  narrow = false,
+  menuToggle,
+}: TopBarProps) {
   const navigate = useNavigate();
   const menuButton = useRef<HTMLButtonElement>(null);
   const items: MenuProps['items'] = [
@@ -44,21 +58,32 @@ export function TopBar({ headerLinks, userName, pages, onLogout, mainContentId }
 
   return (
     <Layout.Header
-      style={{ display: 'flex', alignItems: 'center', gap: 24, background: '#1f1f1f', paddingInline: 24 }}
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: narrow ? 8 : 24,
+        background: '#1f1f1f',
+        // Narrow: the brand lines up with the page's 16 px; the Menu button's own 44 px give it room at the end.
+        paddingInline: narrow ? '16px 8px' : 24,
+      }}
     >
       <Button className="skip-link" onClick={() => document.getElementById(mainContentId)?.focus()}>
         Skip to content
       </Button>
-      <strong style={{ color: '#fff', fontSize: 18, whiteSpace: 'nowrap' }}>Account</strong>
-      <nav aria-label="Header links" style={{ flex: 1, overflow: 'hidden' }}>
-        <Space size="middle" wrap={false}>
-          {Object.entries(headerLinks).map(([label, href]) => (
-            <a key={label} href={href} style={{ color: '#fff' }}>
-              {label}
-            </a>
-          ))}
-        </Space>
-      </nav>
+      <strong style={{ color: '#fff', fontSize: 18, whiteSpace: 'nowrap', flexShrink: 0 }}>Account</strong>
+      {narrow ? (
+        <span style={{ flex: 1 }} />
+      ) : (
+        <nav aria-label="Header links" style={{ flex: 1, overflow: 'hidden' }}>
+          <Space size="middle" wrap={false}>
+            {Object.entries(headerLinks).map(([label, href]) => (
+              <a key={label} href={href} style={{ color: '#fff' }}>
+                {label}
+              </a>
+            ))}
+          </Space>
+        </nav>
+      )}
       {/* autoFocus: opened from the keyboard, the menu takes the focus, so the arrow keys move through it.
           The open menu stands in front of the toasts (antd's notification layer is 2050), which start below the
           header but on the menu's side: a toast never takes the click meant for Logout. */}
@@ -68,17 +93,23 @@ export function TopBar({ headerLinks, userName, pages, onLogout, mainContentId }
         autoFocus
         styles={{ root: { zIndex: MENU_Z_INDEX } }}
       >
+        {/* A long name gives way (ellipsis) rather than push the bar wider than the screen; the button's name keeps
+            it whole. */}
         <Button
           ref={menuButton}
           type="text"
-          style={{ color: '#fff' }}
+          style={{ color: '#fff', minWidth: 0, ...(narrow ? { height: 44, paddingInline: 8 } : {}) }}
           aria-label={`User menu for ${userName}`}
         >
           <UserOutlined />
-          <span>{userName}</span>
+          <span style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+            {userName}
+          </span>
           <DownOutlined />
         </Button>
       </Dropdown>
+      {/* Last in the bar: the menu it opens comes right after the header, next in the Tab order. */}
+      {narrow ? menuToggle : null}
     </Layout.Header>
   );
 }
