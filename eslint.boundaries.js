@@ -31,6 +31,8 @@ const SERVER_DOMAINS = [
   'auth',
   'storage',
   'throttles',
+  'clients',
+  'activity',
 ];
 
 /**
@@ -41,11 +43,11 @@ const SERVER_DOMAINS = [
  */
 export const SERVER_LAYERS = [
   ['config'],
-  ['crypto', 'http'],
+  ['crypto', 'http', 'clients'],
   ['db'],
   ['storage'],
   ['mail', 'throttles', 'directory', 'keys'],
-  ['notifications', 'identity'],
+  ['notifications', 'identity', 'activity'],
   ['auth'],
   ['factors'],
   ['passkeys'],

@@ -22,6 +22,7 @@ const conditions = ['portal-source'];
 /** Files that build no storage: they run once, in `unit` (test/support/storage-kind.ts refuses them storage). */
 const UNIT_FILES = [
   'test/architecture.test.ts',
+  'test/clients.test.ts',
   'test/config.test.ts',
   'test/config-remotes.test.ts',
   'test/okta-check.test.ts',

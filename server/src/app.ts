@@ -6,6 +6,7 @@ import { secureDataDir } from './config/data-dir.js';
 import type { TrustProxy } from './config/env.js';
 import { loggerOptions } from './config/logger.js';
 import type { PasswordHashing } from './directory/directory.js';
+import activityPlugin from './plugins/app/activity.js';
 import authPlugin from './plugins/app/auth.js';
 import directoryPlugin from './plugins/app/directory.js';
 import factorsPlugin from './plugins/app/factors.js';
@@ -107,6 +108,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     });
     await app.register(authPlugin);
     await app.register(notificationsPlugin);
+    await app.register(activityPlugin);
     await app.register(factorsPlugin);
     await app.register(passkeysPlugin);
     await app.register(passwordPlugin);

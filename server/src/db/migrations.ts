@@ -162,6 +162,47 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX webauthn_challenges_expiry ON webauthn_challenges (expires_at);
     `,
   },
+  {
+    // Activity (issue 22, activity/): the account's security events, each written in the transaction of the change
+    // it records, kept 90 days. Embedded mode only: an event belongs to a user of the directory and goes with it.
+    id: '016-activity-events',
+    sqlite: `
+      -- One row per event. id: 20 random base62 characters (the page's cursor is at and id). kind: one of the
+      -- contract's ACTIVITY_EVENT_KINDS; detail: its method or reason, or NULL. at: ms since the epoch. The client
+      -- as described when the event was written: browser, os, device_type (bowser's names, or NULL), country (ISO
+      -- 3166-1 alpha-2, or NULL) and address, coarse only (203.0.113.x, or an IPv6 /48): never the full address.
+      CREATE TABLE activity_events (
+        id           TEXT PRIMARY KEY,
+        user_id      TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        kind         TEXT NOT NULL,
+        detail       TEXT,
+        at           INTEGER NOT NULL,
+        browser      TEXT,
+        os           TEXT,
+        device_type  TEXT,
+        country      TEXT,
+        address      TEXT
+      ) STRICT;
+      CREATE INDEX activity_events_user_at ON activity_events (user_id, at, id);
+      CREATE INDEX activity_events_at ON activity_events (at);
+    `,
+    postgres: `
+      CREATE TABLE activity_events (
+        id           TEXT PRIMARY KEY,
+        user_id      TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        kind         TEXT NOT NULL,
+        detail       TEXT,
+        at           BIGINT NOT NULL,
+        browser      TEXT,
+        os           TEXT,
+        device_type  TEXT,
+        country      TEXT,
+        address      TEXT
+      );
+      CREATE INDEX activity_events_user_at ON activity_events (user_id, at, id);
+      CREATE INDEX activity_events_at ON activity_events (at);
+    `,
+  },
 ];
 
 /** Both dialects' lists: the migrations written per dialect, then the one list's. */

@@ -18,4 +18,6 @@ export interface Actor {
   /** The caller's access token (`jti`): Okta mode spares it when a change refuses the account's older tokens. */
   tokenId?: string | undefined;
   userAgent: string | undefined;
+  /** The caller's address (`request.ip`), for the account's activity (kept there coarse only). */
+  ip?: string | undefined;
 }

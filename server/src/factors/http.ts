@@ -44,5 +44,6 @@ export async function actorOf(app: FastifyInstance, request: FastifyRequest): Pr
       typeof caller.claims.jti === 'string' && caller.claims.jti !== '' ? caller.claims.jti : undefined,
     signedInAt: await app.accountSessions.signedInAt({ userId: caller.user.id, claims: caller.claims }),
     userAgent: request.headers['user-agent'],
+    ip: request.ip,
   };
 }

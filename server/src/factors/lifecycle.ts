@@ -11,6 +11,7 @@ import {
   type FactorName,
   type FactorStatusResponse,
 } from 'shared-auth/contract';
+import type { ActivityLog } from '../activity/log.js';
 import type { AccountSessions } from '../auth/sessions.js';
 import { refusal } from '../http/errors.js';
 import type { IdentityFactor, IdentityFactors } from '../identity/factors.js';
@@ -18,6 +19,7 @@ import type { FactorEnrolment } from '../identity/kinds/kind.js';
 import { kindOf } from '../identity/kinds/registry.js';
 import type { AccountEvent, Notifier } from '../notifications/types.js';
 import type { Storage } from '../storage/index.js';
+import { recordActivityOf } from './activity.js';
 import type { Actor } from './actor.js';
 import type { CodeAttempts } from './code-attempts.js';
 import { activeOf, findFactor, type StepUpService } from './step-up.js';
@@ -31,6 +33,8 @@ export interface FactorLifecycleOptions {
   attempts: CodeAttempts;
   sessions: AccountSessions;
   notifier: Notifier;
+  /** The account's activity: each change's event, in its transaction. */
+  activity: ActivityLog;
   now: () => number;
 }
 
@@ -91,6 +95,7 @@ export class FactorLifecycle {
   private readonly attempts: CodeAttempts;
   private readonly sessions: AccountSessions;
   private readonly notifier: Notifier;
+  private readonly activity: ActivityLog;
   private readonly now: () => number;
 
   constructor(options: FactorLifecycleOptions) {
@@ -101,6 +106,7 @@ export class FactorLifecycle {
       attempts: this.attempts,
       sessions: this.sessions,
       notifier: this.notifier,
+      activity: this.activity,
       now: this.now,
     } = options);
   }
@@ -155,6 +161,7 @@ export class FactorLifecycle {
     await this.sessions.endOtherSessions(actor.user.id, actor.sessionUid, tx, actor.tokenId);
     await this.stepUp.endOtherStepUpGrants(actor, tx);
     await this.notifier.queue(actor.user, event, { userAgent: actor.userAgent, at: this.now() }, tx.outbox);
+    await recordActivityOf(this.activity, tx, actor.user.id, event, actor);
   }
 
   /**

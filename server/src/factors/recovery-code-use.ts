@@ -15,6 +15,8 @@ export interface UseRecoveryCodeOptions {
   use?: RecoveryCodeUse;
   /** The request's User-Agent, for the notice. */
   userAgent?: string | undefined;
+  /** The request's address, for the account's activity. */
+  ip?: string | undefined;
   /**
    * false when the caller counts the attempt under the wrong-code throttle itself (password/reset.ts reserves it
    * before and clears it after: counted here too, each wrong code would count twice). Default true.
@@ -33,9 +35,9 @@ export function recoveryCodeUse(
   codes: RecoveryCodes,
   accounts: Pick<IdentityAccounts, 'findById'>,
 ): UseRecoveryCode {
-  return async (userId, typed, { use = 'password-reset', userAgent, counted = true } = {}) => {
+  return async (userId, typed, { use = 'password-reset', userAgent, ip, counted = true } = {}) => {
     const user = await accounts.findById(userId);
     if (!user) return 'wrong';
-    return codes.use(user, typed, { use, userAgent, counted });
+    return codes.use(user, typed, { use, userAgent, ip, counted });
   };
 }

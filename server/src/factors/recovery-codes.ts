@@ -15,12 +15,14 @@ import {
   type RecoveryCodesGenerated,
   type RecoveryCodesStatus,
 } from 'shared-auth/contract';
+import type { ActivityLog } from '../activity/log.js';
 import { deriveKey } from '../crypto/secret-box.js';
 import { refusal } from '../http/errors.js';
 import type { IdentityFactors } from '../identity/factors.js';
 import type { Notifier, RecoveryCodeUse } from '../notifications/types.js';
 import type { Storage } from '../storage/index.js';
 import type { User } from '../storage/users.js';
+import { recordActivityOf } from './activity.js';
 import type { Actor } from './actor.js';
 import type { CodeAttempts } from './code-attempts.js';
 
@@ -60,6 +62,8 @@ export interface RecoveryCodesOptions {
   /** The wrong-code throttle, shared with the factors' codes. */
   attempts: CodeAttempts;
   notifier: Notifier;
+  /** The account's activity: a set generated, a code used, in the change's transaction. */
+  activity: ActivityLog;
   now: () => number;
 }
 
@@ -67,6 +71,8 @@ export interface RecoveryCodesOptions {
 export interface RecoveryCodeUseContext {
   use: RecoveryCodeUse;
   userAgent?: string | undefined;
+  /** The request's address, for the account's activity (kept coarse). */
+  ip?: string | undefined;
   /**
    * false: the caller counts the attempt under the wrong-code throttle itself (the password reset reserves it and
    * clears it); default true, counted here.
@@ -84,6 +90,7 @@ export class RecoveryCodes {
   private readonly storage: Storage;
   private readonly attempts: CodeAttempts;
   private readonly notifier: Notifier;
+  private readonly activity: ActivityLog;
   private readonly now: () => number;
 
   constructor(options: RecoveryCodesOptions) {
@@ -93,6 +100,7 @@ export class RecoveryCodes {
       storage: this.storage,
       attempts: this.attempts,
       notifier: this.notifier,
+      activity: this.activity,
       now: this.now,
     } = options);
   }
@@ -168,12 +176,9 @@ export class RecoveryCodes {
         throw refusal(API_ERRORS.noActiveFactor, NO_ACTIVE_FACTOR_ERROR);
       }
       await tx.recoveryCodes.replace(user.id, hashes, now);
-      await this.notifier.queue(
-        user,
-        { type: 'recovery-codes-generated' },
-        { userAgent: actor.userAgent, at: now },
-        tx.outbox,
-      );
+      const event = { type: 'recovery-codes-generated' } as const;
+      await this.notifier.queue(user, event, { userAgent: actor.userAgent, at: now }, tx.outbox);
+      await recordActivityOf(this.activity, tx, user.id, event, actor);
     });
     return { codes: [...codes].map(formatRecoveryCode), generatedAt: new Date(now).toISOString() };
   }
@@ -204,12 +209,9 @@ export class RecoveryCodes {
         const { left } = await tx.recoveryCodes.set(user.id);
         if (counted) await this.attempts.accepted(user.id, tx);
         await then?.(tx);
-        await this.notifier.queue(
-          user,
-          { type: 'recovery-code-used', use: context.use, left },
-          { userAgent: context.userAgent, at: now },
-          tx.outbox,
-        );
+        const event = { type: 'recovery-code-used', use: context.use, left } as const;
+        await this.notifier.queue(user, event, { userAgent: context.userAgent, at: now }, tx.outbox);
+        await recordActivityOf(this.activity, tx, user.id, event, context);
         return true;
       }));
     if (used) return 'used';

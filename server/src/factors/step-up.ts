@@ -297,7 +297,7 @@ export class StepUpService {
     const outcome = await this.recoveryCodes.use(
       actor.user,
       typed,
-      { use: 'step-up', userAgent: actor.userAgent },
+      { use: 'step-up', userAgent: actor.userAgent, ip: actor.ip },
       async (tx) => {
         expiresAt = await this.grant(actor.user.id, actor.grantKey, 'recovery-code', tx.grants);
       },

@@ -5,9 +5,10 @@ import { jsonTextSerializerCompiler } from './json-text.js';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-/** The request of a declared call: its params and body as their schemas parsed them. */
+/** The request of a declared call: its params, query and body as their schemas parsed them. */
 export type CallRequest<C extends ApiCall> = FastifyRequest<{
   Params: Output<C['params']>;
+  Querystring: Output<C['query']>;
   Body: Output<C['body']>;
 }>;
 
@@ -19,7 +20,7 @@ export type CallHandler<C extends ApiCall> = (
 
 /**
  * Registers the route of a contract call: its method and path (relative to the plugin's prefix, e.g. /api), its
- * params and body validated by their schemas, and its success answer serialized by the response schema as JSON
+ * params, query and body validated by their schemas, and its success answer serialized by the response schema as JSON
  * text. Error answers keep the error handler's plain JSON `{ error, code }`: the schema is for 200 only.
  */
 export function registerCall<C extends ApiCall>(
@@ -35,6 +36,7 @@ export function registerCall<C extends ApiCall>(
     url: call.path.slice(app.prefix.length),
     schema: {
       ...(call.params ? { params: call.params } : {}),
+      ...(call.query ? { querystring: call.query } : {}),
       ...(call.body ? { body: call.body } : {}),
       response: { 200: call.response },
     },

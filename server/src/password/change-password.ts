@@ -1,3 +1,5 @@
+import type { ActivityLog } from '../activity/log.js';
+import { recordActivityOf } from '../factors/activity.js';
 import {
   API_ERRORS,
   failedPasswordRules,
@@ -28,6 +30,8 @@ export interface PasswordChangeDeps {
   stepUp: StepUpService;
   sessions: AccountSessions;
   notifier: Notifier;
+  /** The account's activity: the change's event, in its transaction. */
+  activity: ActivityLog;
   now: () => number;
 }
 
@@ -190,12 +194,9 @@ export async function changePassword(
     await tx.throttles.passwordChange.clear(user.id);
     const ended = await deps.sessions.endOtherSessions(user.id, actor.sessionUid, tx, actor.tokenId);
     await deps.stepUp.endOtherStepUpGrants(actor, tx);
-    await deps.notifier.queue(
-      user,
-      { type: 'password-changed' },
-      { userAgent: actor.userAgent, at: deps.now() },
-      tx.outbox,
-    );
+    const event = { type: 'password-changed' } as const;
+    await deps.notifier.queue(user, event, { userAgent: actor.userAgent, at: deps.now() }, tx.outbox);
+    await recordActivityOf(deps.activity, tx, user.id, event, actor);
     return ended;
   });
   // Outside the transaction, once committed: a failure there answers an error but loses none of the above.

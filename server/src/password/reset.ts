@@ -16,6 +16,8 @@
  *   step-up grant of the account (as a password change ends the others: AccountSessions), lifts the sign-in lockout
  *   and queues the notice.
  */
+import type { ActivityLog } from '../activity/log.js';
+import { recordActivityOf } from '../factors/activity.js';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import {
   API_ERRORS,
@@ -64,7 +66,8 @@ export const MISSING_NEW_PASSWORD = 'Enter a new password.';
  * throttle, not by the implementation.
  */
 export interface ResetRecoveryCodes {
-  use(userId: string, typed: string): Promise<'used' | 'wrong'>;
+  /** `origin`: the browser and address that used it, for the notice and the account's activity. */
+  use(userId: string, typed: string, origin?: ResetRequestContext): Promise<'used' | 'wrong'>;
   /** The account's unused codes: the code step offers them only when there is one. */
   left(userId: string): Promise<number>;
 }
@@ -123,6 +126,8 @@ export interface PasswordResetDeps {
   linkFor: (token: string) => string;
   now: () => number;
   log: { warn(object: object, message: string): void; info(object: object, message: string): void };
+  /** The account's activity: the reset's event, in its transaction. */
+  activity: ActivityLog;
   recoveryCodes?: ResetRecoveryCodes | undefined;
   passkeys?: ResetPasskeys | undefined;
 }
@@ -333,7 +338,7 @@ export class PasswordReset implements PasswordResetFlow {
     const typed = code.trim();
     if (typed === '') return this.codeStep(user, 400, { error: 'Enter the verification code.' });
     try {
-      await this.checkCode(user, typed, context.userAgent);
+      await this.checkCode(user, typed, context);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       if (error.code === API_ERRORS.invalidCode.code) {
@@ -402,14 +407,15 @@ export class PasswordReset implements PasswordResetFlow {
    * An authenticator code, or (when wired) a recovery code: both under the wrong-code throttle, which a right one
    * clears. An authenticator code is 6 digits; anything else typed is tried as a recovery code.
    */
-  private async checkCode(user: User, typed: string, userAgent: string | undefined): Promise<void> {
+  private async checkCode(user: User, typed: string, context: ResetRequestContext): Promise<void> {
     const { stepUp, attempts, recoveryCodes } = this.deps;
+    const { userAgent } = context;
     if (recoveryCodes === undefined || /^\d{6}$/.test(typed)) {
       await stepUp.verifyCode(user, 'googleAuth', typed, userAgent);
       return;
     }
     const attempt = await attempts.reserve(user.id);
-    if ((await recoveryCodes.use(user.id, typed)) === 'used') {
+    if ((await recoveryCodes.use(user.id, typed, context)) === 'used') {
       await attempts.accepted(user.id);
       return;
     }
@@ -465,12 +471,9 @@ export class PasswordReset implements PasswordResetFlow {
       await tx.throttles.signIn.clear(this.deps.signInThrottleKey(user.email));
       if (deviceKey) await tx.throttles.signIn.clear(deviceKey);
       await tx.throttles.passwordChange.clear(user.id);
-      await mail.queue(
-        user,
-        { type: 'password-reset', emailOnly2Step: factor.emailOnly },
-        { userAgent: context.userAgent, at },
-        tx.outbox,
-      );
+      const event = { type: 'password-reset', emailOnly2Step: factor.emailOnly } as const;
+      await mail.queue(user, event, { userAgent: context.userAgent, at }, tx.outbox);
+      await recordActivityOf(this.deps.activity, tx, user.id, event, context);
       return true;
     });
     if (!changed) return { kind: 'invalid' };

@@ -1,4 +1,5 @@
 import type { Sql } from '../db/sql.js';
+import type { ActivityEventStore } from './activity-events.js';
 import type { UserStore } from './users.js';
 import type { GrantStore } from './grants.js';
 import type { FactorStore } from './factors.js';
@@ -62,4 +63,6 @@ export interface Storage {
   outbox: OutboxStore;
   /** Okta mode's per-account "not before" of access tokens (auth/token-not-before.ts). */
   tokenNotBefore: TokenNotBeforeStore;
+  /** The account's security events (activity/), embedded mode. */
+  activity: ActivityEventStore;
 }

@@ -79,8 +79,17 @@ export interface TokenSession {
  * interactions) and what the API asks of them on every call (is a token's session and grant still there).
  */
 export interface ProviderStore {
-  /** Saves a model's payload under the provider's id (kept hashed), expiring in `expiresIn` seconds. */
-  upsert(model: string, id: string, payload: AdapterPayload, expiresIn: number): Promise<void>;
+  /**
+   * Saves a model's payload under the provider's id (kept hashed), expiring in `expiresIn` seconds. `alongside`:
+   * writes that commit with it, in one transaction (a finished sign-in's activity event).
+   */
+  upsert(
+    model: string,
+    id: string,
+    payload: AdapterPayload,
+    expiresIn: number,
+    alongside?: (tx: Sql) => Promise<void>,
+  ): Promise<void>;
   /** A live payload by the provider's id. */
   find(model: string, id: string): Promise<AdapterPayload | undefined>;
   /** A live payload by its `uid` (sessions). */
@@ -89,8 +98,15 @@ export interface ProviderStore {
   findByUserCode(model: string, userCode: string): Promise<AdapterPayload | undefined>;
   /** Marks a payload consumed (the first consumption counts). */
   consume(model: string, id: string): Promise<void>;
-  /** Deletes a payload; a Session's step-up grants end with it (onSessionsEnded). */
-  destroy(model: string, id: string): Promise<void>;
+  /**
+   * Deletes a payload; a Session's step-up grants end with it (onSessionsEnded). `alongside`: for a Session of an
+   * account, writes that commit with its deletion (a sign-out's activity event), given the account.
+   */
+  destroy(
+    model: string,
+    id: string,
+    alongside?: (tx: Sql, accountId: string) => Promise<void>,
+  ): Promise<void>;
   /** Deletes every payload of a grant. */
   revokeByGrantId(grantId: string): Promise<void>;
   /** Deletes rows past their expiry; returns how many went. */
@@ -223,7 +239,13 @@ export class SqlProviderStore implements ProviderStore {
     return this.findBy(model, 'user_code', userCode, '');
   }
 
-  async upsert(model: string, id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+  async upsert(
+    model: string,
+    id: string,
+    payload: AdapterPayload,
+    expiresIn: number,
+    alongside?: (tx: Sql) => Promise<void>,
+  ): Promise<void> {
     const stored: AdapterPayload = { ...payload };
     delete stored.jti;
     const storedId = storedIdOf(model, id);
@@ -239,6 +261,13 @@ export class SqlProviderStore implements ProviderStore {
       hashedOrNull((payload as { sessionUid?: unknown }).sessionUid),
       Number.isFinite(expiresIn) ? epochNow() + expiresIn : null,
     ];
+    if (alongside && (model !== 'RefreshToken' || grantColumn === null)) {
+      await this.sql.transaction(async (tx) => {
+        await tx.run(UPSERT, row);
+        await alongside(tx);
+      });
+      return;
+    }
     if (model !== 'RefreshToken' || grantColumn === null) {
       await this.sql.run(UPSERT, row);
       return;
@@ -256,6 +285,7 @@ export class SqlProviderStore implements ProviderStore {
         [grantColumn, storedId],
       );
       await tx.run(UPSERT, row);
+      await alongside?.(tx);
       const { accountId, grantId, sessionUid } = payload as {
         accountId?: unknown;
         grantId?: unknown;
@@ -280,7 +310,11 @@ export class SqlProviderStore implements ProviderStore {
     );
   }
 
-  async destroy(model: string, id: string): Promise<void> {
+  async destroy(
+    model: string,
+    id: string,
+    alongside?: (tx: Sql, accountId: string) => Promise<void>,
+  ): Promise<void> {
     const key = storedIdOf(model, id);
     if (model !== 'Session') {
       await this.sql.run('DELETE FROM oidc_payloads WHERE model = ? AND id = ?', [model, key]);
@@ -296,6 +330,7 @@ export class SqlProviderStore implements ProviderStore {
       const uid = owner && openPayload<{ uid?: unknown }>(this.records, 'Session', key, owner.payload).uid;
       if (owner?.account_id && typeof uid === 'string')
         await this.onSessionsEnded(tx, owner.account_id, [uid]);
+      if (owner?.account_id && alongside) await alongside(tx, owner.account_id);
     });
   }
 

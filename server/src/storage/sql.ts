@@ -1,4 +1,5 @@
 import type { Sql } from '../db/sql.js';
+import { SqlActivityEventStore } from './activity-events.js';
 import { SqlUserStore } from './users.js';
 import { carriedGrantKey, chainGrantKey, sessionGrantKey, SqlGrantStore } from './grants.js';
 import { SqlFactorStore } from './factors.js';
@@ -67,6 +68,7 @@ export function storageOver(sql: Sql, sealing: AtRestSealing): Storage {
     passwordResets: new SqlPasswordResetStore(sql),
     outbox: new SqlOutboxStore(sql, sealing.outbox),
     tokenNotBefore: tokenNotBeforeStore(sql),
+    activity: new SqlActivityEventStore(sql),
   };
   return storage;
 }

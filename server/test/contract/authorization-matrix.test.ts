@@ -208,6 +208,7 @@ const PORTAL_TABLES: Record<string, string> = {
   email_codes: '*',
   stepup_grants: '*',
   recovery_codes: '*',
+  activity_events: '*',
   passkeys: '*',
   webauthn_challenges: '*',
   factor_throttle_events: '*',

@@ -46,7 +46,7 @@ interface SpecCall {
   variants: Variant[];
   /** No auth at all (the settings the shell loads before sign-in). */
   public?: true;
-  /** A call of the portal beyond the spec's 19 (reauthenticate, the recovery codes'). */
+  /** A call of the portal beyond the spec's 19 (reauthenticate, the recovery codes', the activity). */
   portal?: true;
 }
 
@@ -146,6 +146,13 @@ const CALLS: SpecCall[] = [
         body: () => ({ recoveryCode: 'ABCDE-FGHJK' }),
       },
     ],
+    portal: true,
+  },
+  // Issue 22's activity (read only; the query is the page's).
+  {
+    method: 'GET',
+    spec: '/api/v1/users/{sub}/activity',
+    variants: [{ path: (sub) => `${pathOf(apiCalls.activity.path, { sub })}?limit=10` }],
     portal: true,
   },
 ];
@@ -268,6 +275,7 @@ async function snapshot(): Promise<Record<string, unknown[]>> {
     'email_codes',
     'stepup_grants',
     'recovery_codes',
+    'activity_events',
     'factor_throttle_events',
     'password_change_failures',
     'mailbox_messages',
@@ -343,9 +351,9 @@ afterAll(async () => {
 });
 
 describe("authorization matrix: the spec calls × the embedded provider's token flaws", () => {
-  it("has the spec section 7 calls, 19 of them, and the portal's own: reauthenticate and the recovery codes'", () => {
+  it("has the spec section 7 calls, 19 of them, and the portal's own: reauthenticate, the recovery codes', the activity", () => {
     expect(CALLS.filter((call) => !call.portal)).toHaveLength(19);
-    expect(new Set(CALLS.map(rowName)).size).toBe(23);
+    expect(new Set(CALLS.map(rowName)).size).toBe(24);
   });
 
   it('starts from a victim who must step up (sanity of the setup)', async () => {

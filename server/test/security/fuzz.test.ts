@@ -150,6 +150,14 @@ const CALLS: FuzzCall[] = [
   },
   // Passkeys: the WebAuthn answers' outer shape is the contract's, the rest is verified by the server.
   ...passkeyCalls(),
+  // Issue 22's activity: no body; its query is fuzzed in test/activity.test.ts.
+  {
+    method: 'GET',
+    spec: apiCalls.activity.path,
+    path: (sub) => pathOf(apiCalls.activity.path, { sub }),
+    fields: [],
+    good: {},
+  },
 ];
 
 /** The passkeys' calls; the answers' good body is a well-formed assertion of no known credential. */

@@ -13,6 +13,8 @@ export interface ApiCall {
   /** The path's `:name` params; their names match the template (checked by the contract test). */
   readonly params?: z.ZodType<Record<string, string>, Record<string, string>>;
   readonly body?: z.ZodType;
+  /** The query string's parameters (text in, as sent), when the call takes any. */
+  readonly query?: z.ZodType<unknown, Record<string, string | undefined>>;
   /** The success answer, sent as JSON text that holds this JSON (spec section 7). */
   readonly response: z.ZodType;
   /** No bearer token: the settings load before anyone signs in. */

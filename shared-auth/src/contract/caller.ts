@@ -27,8 +27,20 @@ type BodyInput<C extends ApiCall> = C['body'] extends z.ZodType
     : { body: z.input<C['body']> }
   : { body?: undefined };
 
-/** What a call takes: its path params and its body, as declared. */
-export type CallInput<C extends ApiCall> = ParamsInput<C> & BodyInput<C>;
+type QueryInput<C extends ApiCall> = C['query'] extends z.ZodType
+  ? { query?: z.input<C['query']> }
+  : { query?: undefined };
+
+/** What a call takes: its path params, its query and its body, as declared. */
+export type CallInput<C extends ApiCall> = ParamsInput<C> & QueryInput<C> & BodyInput<C>;
+
+/** `?name=value&…` of the query's set values ('' when none is set). */
+function queryStringOf(query: Record<string, string | undefined> | undefined): string {
+  const set = Object.entries(query ?? {}).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  );
+  return set.length === 0 ? '' : `?${new URLSearchParams(set).toString()}`;
+}
 
 /**
  * What a call resolves to: the declared answer, checked. A call whose ok answer means done resolves to
@@ -62,7 +74,7 @@ export async function callApi<C extends ApiCall>(
   input: CallInput<C>,
   { signal }: CallOptions = {},
 ): Promise<CallResult<C>> {
-  const { params, body } = input as { params?: unknown; body?: unknown };
+  const { params, query, body } = input as { params?: unknown; query?: unknown; body?: unknown };
   if (call.params) {
     const checked = call.params.safeParse(params);
     if (!checked.success) {
@@ -73,7 +85,15 @@ export async function callApi<C extends ApiCall>(
     const checked = call.body.safeParse(body);
     if (!checked.success) throw new ApiError(firstIssue(checked.error), 0, API_ERROR_CODES.invalidRequest);
   }
-  const url = pathOf(call.path, params as Record<string, string> | undefined);
+  if (call.query) {
+    const checked = call.query.safeParse(query ?? {});
+    if (!checked.success) {
+      throw new ApiError(`${call.path}: ${firstIssue(checked.error)}`, 0, API_ERROR_CODES.invalidRequest);
+    }
+  }
+  const url =
+    pathOf(call.path, params as Record<string, string> | undefined) +
+    (call.query ? queryStringOf(query as Record<string, string | undefined> | undefined) : '');
   const { status, data } = await client.request({
     method: call.method,
     url,

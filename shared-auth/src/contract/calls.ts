@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { activityPageSchema, activityQuerySchema } from './activity.js';
 import { defineCall, subParamsSchema, type ApiCall } from './call.js';
 import {
   FACTOR_NAMES,
@@ -288,6 +289,14 @@ export const apiCalls = {
     body: noBody,
     response: passkeyListSchema,
     errors: ['federatedUser', 'stepUpRequired', 'notFound', 'lastFactor', 'passkeysUnavailable'],
+  }),
+  activity: defineCall({
+    method: 'GET',
+    path: '/api/v1/users/:sub/activity',
+    params: subParamsSchema,
+    query: activityQuerySchema,
+    response: activityPageSchema,
+    errors: ['federatedUser', 'activityUnavailable'],
   }),
   reauthenticate: defineCall({
     method: 'POST',

@@ -69,6 +69,13 @@ export const API_ERRORS = {
   /** 409: this identity backend cannot hold passkeys for the portal, or cannot do this with them (rename in Okta mode). */
   passkeysUnavailable: { status: 409, code: 'passkeys_unavailable' },
 
+  // ---- Activity -------------------------------------------------------------------------------------------
+  /**
+   * 501 (Okta mode): the account's security events are the org's (its System Log), which the portal does not read
+   * yet. Not an empty list: the page must not say "no activity" when it simply cannot know.
+   */
+  activityUnavailable: { status: 501, code: 'activity_unavailable' },
+
   // ---- Passwords ------------------------------------------------------------------------------------------
   /** 400: the password entered (current password, or "Confirm it's you") is not the account's. */
   wrongPassword: { status: 400, code: 'wrong_password' },

@@ -1,3 +1,4 @@
+export * from './activity.js';
 export * from './call.js';
 export * from './caller.js';
 export * from './calls.js';

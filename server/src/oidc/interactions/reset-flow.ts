@@ -51,6 +51,8 @@ export type ResetLinkStep =
 /** The browser the request came from: its notice names it, and its own sign-in lockout goes too. */
 export interface ResetRequestContext {
   userAgent: string | undefined;
+  /** The request's address, for the account's activity (kept coarse). */
+  ip?: string | undefined;
   /** The sign-in throttle key of this browser for the link's account (its device cookie), if it has one. */
   deviceThrottleKey?: ((userId: string) => string | undefined) | undefined;
 }

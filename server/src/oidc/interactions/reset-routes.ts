@@ -153,6 +153,7 @@ export async function resetRoutes(
     const device = readDevice(request.headers.cookie, keys);
     return {
       userAgent: request.headers['user-agent'],
+      ip: request.ip,
       deviceThrottleKey: (userId) =>
         device?.accounts.includes(userId) ? deviceKey(device.id, userId) : undefined,
     };

@@ -1,3 +1,6 @@
+import type { SignInMethod } from 'shared-auth/contract';
+import { SqlActivityEventStore } from '../../storage/activity-events.js';
+import { withWritesAlongside } from '../adapter.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { InteractionResults } from 'oidc-provider';
@@ -26,7 +29,7 @@ import { clearResetDoneCookie, hasResetDone, PASSWORD_CHANGED_NOTICE } from './r
 import { progressOf, saveProgress, type Interaction } from './progress.js';
 import { passkeyRoutes, passkeyUiFor } from './passkey-routes.js';
 import { SignInKeys } from './secrets.js';
-import { buildSteps, PASSWORD_STEP } from './steps.js';
+import { buildSteps, PASSWORD_STEP, RECOVERY_CODE_AMR } from './steps.js';
 import { SIGN_IN_LIMIT } from '../../throttles/limits.js';
 import type { RequestWindows } from '../../storage/request-windows.js';
 import { AddressLimiter } from '../../throttles/request-windows.js';
@@ -37,6 +40,14 @@ const paramsSchema = z.object({ uid: z.string().min(1).max(64) });
 const stepParamsSchema = paramsSchema.extend({ step: z.string().min(1).max(64) });
 // Form fields of any step; repeated fields (arrays) are refused.
 const formSchema = z.record(z.string(), z.string().max(4096)).default({});
+
+/** How a sign-in was completed, for the account's activity, from its `amr` (RFC 8176, and the recovery code's). */
+export function signInMethodOf(amr: readonly string[]): SignInMethod {
+  if (amr.includes(RECOVERY_CODE_AMR)) return 'recovery-code';
+  if (amr.includes('hwk')) return 'passkey';
+  if (amr.includes('otp')) return 'password-and-code';
+  return 'password';
+}
 
 export interface InteractionRoutesOptions {
   config: AppConfig;
@@ -83,6 +94,7 @@ export async function interactionRoutes(
     passkeys,
     throttle: new Throttle(signInEvents, SIGN_IN_LIMIT, now),
     notifier: fastify.notifier,
+    activity: fastify.activity,
     hashEmail: (email) => keys.sign('throttle-key', email),
     now,
     lockMs: SIGN_IN_LIMIT.windowMs,
@@ -235,6 +247,7 @@ export async function interactionRoutes(
         passkeys: await passkeyUiFor(base, passkeys, interaction.uid),
         device,
         userAgent: request.headers['user-agent'],
+        ip: request.ip,
       },
       request.body,
     );
@@ -249,8 +262,9 @@ export async function interactionRoutes(
           amr: [...(progress?.amr ?? []), ...outcome.amr],
         });
         return reply.redirect(`${base}/${interaction.uid}`, 303);
-      case 'done':
+      case 'done': {
         request.log.info({ accountId: outcome.accountId }, 'signed in');
+        const amr = [...new Set([...(progress?.amr ?? []), ...outcome.amr])];
         // This browser is now known to the account: its attempts count under their own throttle key.
         reply.header(
           'Set-Cookie',
@@ -259,14 +273,31 @@ export async function interactionRoutes(
             secure: config.secureCookies,
           }),
         );
-        return finish(request, reply, {
-          login: {
-            accountId: outcome.accountId,
-            amr: [...new Set([...(progress?.amr ?? []), ...outcome.amr])],
-            // A browser session: closing the browser ends the sign-in at the provider.
-            remember: false,
+        const login = () =>
+          finish(request, reply, {
+            login: {
+              accountId: outcome.accountId,
+              amr,
+              // A browser session: closing the browser ends the sign-in at the provider.
+              remember: false,
+            },
+          });
+        // The account's activity: the sign-in, written in the transaction that saves the interaction's result
+        // (described before it, so no parsing runs under the write lock).
+        const signedIn = fastify.activity.prepare(
+          { userId: outcome.accountId, kind: 'signed-in', detail: signInMethodOf(amr) },
+          { userAgent: request.headers['user-agent'], ip: request.ip },
+        );
+        if (!signedIn) return login();
+        return withWritesAlongside(
+          {
+            interactionResult: async (tx) => {
+              await new SqlActivityEventStore(tx).append(signedIn);
+            },
           },
-        });
+          login,
+        );
+      }
     }
   }
 

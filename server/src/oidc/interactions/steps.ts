@@ -6,6 +6,7 @@
  * "verification-code" (a code from the authenticator app, or one sent by email on request, or a passkey, or a
  * recovery code). The routes keep the verified account id in the interaction (server side) between steps.
  */
+import type { ActivityLog } from '../../activity/log.js';
 import type { Directory, User } from '../../directory/directory.js';
 import { normaliseEmail } from '../../directory/directory.js';
 import type { StepUpService } from '../../factors/step-up.js';
@@ -64,8 +65,10 @@ export interface StepContext {
   accountId?: string | undefined;
   /** The browser's device cookie, when it has a valid one. */
   device?: Device | undefined;
-  /** The request's User-Agent, for the account holder's notices. */
+  /** The request's User-Agent, for the account holder's notices and activity. */
   userAgent?: string | undefined;
+  /** The request's address, for the account's activity (kept coarse). */
+  ip?: string | undefined;
 }
 
 export interface SignInStep {
@@ -93,10 +96,12 @@ export interface PasswordStepDeps {
   lockMs: number;
   /** Passkeys: passwordless sign-in and the second step. */
   passkeys: PasskeyService;
+  /** The account's activity: refused sign-ins of a known account. */
+  activity: ActivityLog;
 }
 
 export function passwordStep(
-  { directory, throttle, notifier, hashEmail, now, lockMs, passkeys }: PasswordStepDeps,
+  { directory, throttle, notifier, hashEmail, now, lockMs, passkeys, activity }: PasswordStepDeps,
   nextStepAfterPassword: NextStepAfterPassword,
 ): SignInStep {
   /** Tells the account holder that their email is locked, once per lockout period. */
@@ -183,9 +188,17 @@ export function passwordStep(
       }
       const user = await directory.verifyPassword(email, password);
       if (!user) {
+        const locks = throttle.locks(reserved.reservation);
         // The failure that locks the email of an existing account (not a device's own key, not unknown emails).
-        if (account && !trusted && throttle.locks(reserved.reservation))
-          await noticeLock(account, key, userAgent);
+        if (account && !trusted && locks) await noticeLock(account, key, userAgent);
+        // The account's activity: each wrong password, the one that locks as such (the refused attempts while it
+        // is locked are not checked, and not listed: strangers could fill the list with them).
+        if (account) {
+          await activity.recordRefusal(
+            { userId: account.id, kind: 'sign-in-failed', detail: locks ? 'locked' : 'wrong-password' },
+            context,
+          );
+        }
         return {
           kind: 'again',
           statusCode: 401,
@@ -221,7 +234,12 @@ export function verificationCodeStep(
   directory: Directory,
   factors: StepUpService,
   passkeys: PasskeyService,
+  activity: ActivityLog,
 ): SignInStep {
+  /** A wrong code or recovery code at the second step, in the account's activity. */
+  const wrongCode = (user: User, context: StepContext) =>
+    activity.recordRefusal({ userId: user.id, kind: 'sign-in-failed', detail: 'wrong-code' }, context);
+
   async function pageFor(
     { action, csrf, passkeys: ui }: StepContext,
     user: User,
@@ -290,8 +308,12 @@ export function verificationCodeStep(
           const outcome = await factors.recoveryCodes.use(user, typed, {
             use: 'sign-in',
             userAgent: context.userAgent,
+            ip: context.ip,
           });
-          if (outcome === 'wrong') return again(400, { error: WRONG_RECOVERY_CODE });
+          if (outcome === 'wrong') {
+            await wrongCode(user, context);
+            return again(400, { error: WRONG_RECOVERY_CODE });
+          }
           return { kind: 'done', accountId: user.id, amr: [RECOVERY_CODE_AMR, 'mfa'] };
         }
         if (form.action === PASSKEY_ACTION) {
@@ -310,7 +332,9 @@ export function verificationCodeStep(
         return { kind: 'done', accountId: user.id, amr: ['otp', 'mfa'] };
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
-        const message = error.code === API_ERRORS.invalidCode.code ? WRONG_VERIFICATION_CODE : error.message;
+        const wrong = error.code === API_ERRORS.invalidCode.code;
+        if (wrong) await wrongCode(user, context);
+        const message = wrong ? WRONG_VERIFICATION_CODE : error.message;
         // The throttles' 429s carry Retry-After, as on the API.
         return again(error.statusCode, { error: message }, error.headers);
       }
@@ -319,13 +343,13 @@ export function verificationCodeStep(
 }
 
 export function buildSteps(deps: PasswordStepDeps & { factors: StepUpService }): Map<string, SignInStep> {
-  const { directory, factors, passkeys } = deps;
+  const { directory, factors, passkeys, activity } = deps;
   // A correct password finishes the login, unless the account has an active 2-step factor.
   const steps = [
     passwordStep(deps, async (user) =>
       (await factors.requiresSecondStep(user.id)) ? VERIFICATION_CODE_STEP : undefined,
     ),
-    verificationCodeStep(directory, factors, passkeys),
+    verificationCodeStep(directory, factors, passkeys, activity),
   ];
   return new Map(steps.map((step) => [step.name, step]));
 }

@@ -26,7 +26,7 @@ const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
  * the other sessions, notices) over the identity backend that holds them. Provides `app.stepUp` (the password
  * change, the sign-in step and /api/stepup use it), `app.factors` (/api/multifactor) and `app.recoveryCodes` with
  * `app.useRecoveryCode` (/api/recoverycodes, the password reset), sharing one set of code throttles; prunes expired grants and throttle events every 10 minutes. Depends on:
- * storage, identity, notifications (notices), token-verification (the sessions a factor change ends).
+ * storage, identity, notifications (notices), activity (the changes' events), token-verification (the sessions a factor change ends).
  */
 export default fp(
   async function factorsPlugin(app: FastifyInstance) {
@@ -39,6 +39,7 @@ export default fp(
       storage,
       attempts,
       notifier,
+      activity: app.activity,
       now,
     });
     app.decorate('recoveryCodes', recoveryCodes);
@@ -48,7 +49,16 @@ export default fp(
     const sessions = app.accountSessions;
     app.decorate(
       'factors',
-      new FactorLifecycle({ identity, storage, stepUp, attempts, sessions, notifier, now }),
+      new FactorLifecycle({
+        identity,
+        storage,
+        stepUp,
+        attempts,
+        sessions,
+        notifier,
+        activity: app.activity,
+        now,
+      }),
     );
 
     const prune = () =>
@@ -58,5 +68,8 @@ export default fp(
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   },
-  { name: 'factors', dependencies: ['storage', 'identity', 'notifications', 'token-verification'] },
+  {
+    name: 'factors',
+    dependencies: ['storage', 'identity', 'notifications', 'activity', 'token-verification'],
+  },
 );

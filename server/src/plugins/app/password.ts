@@ -27,12 +27,13 @@ export default fp(
         stepUp: app.stepUp,
         sessions: app.accountSessions,
         notifier: app.notifier,
+        activity: app.activity,
         now,
       }),
     );
   },
   {
     name: 'password',
-    dependencies: ['storage', 'identity', 'factors', 'token-verification', 'notifications'],
+    dependencies: ['storage', 'identity', 'factors', 'token-verification', 'notifications', 'activity'],
   },
 );

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { withWritesAlongside } from '../../oidc/adapter.js';
 import { answerStorageErrorsWith503, providerEdge } from '../../oidc/edge.js';
+import { SqlActivityEventStore } from '../../storage/activity-events.js';
 import { supportLinkOf } from '../../config/support-link.js';
 import { normaliseEmail } from '../../directory/directory.js';
 import { CodeAttempts } from '../../factors/code-attempts.js';
@@ -77,7 +79,31 @@ export default fp(
     cleanup.unref();
     app.addHook('onClose', async () => clearInterval(cleanup));
 
-    const { handle } = provider;
+    const { handle: handleRequest } = provider;
+    // A sign-out (/v1/logout and its confirmation) deletes the session: the account's activity records it in the
+    // same transaction (the adapter runs the write with the deletion).
+    const handle = (req: IncomingMessage, res: ServerResponse) => {
+      const path = (req.url ?? '/').split('?')[0] ?? '';
+      if (path !== OKTA_ROUTES.end_session && !path.startsWith(`${OKTA_ROUTES.end_session}/`)) {
+        return handleRequest(req, res);
+      }
+      // middie copies Fastify's request.ip (TRUST_PROXY applied) onto the raw request.
+      const origin = {
+        userAgent: req.headers['user-agent'],
+        ip: (req as IncomingMessage & { ip?: string }).ip,
+      };
+      // Described before the provider's transaction (no parsing under the write lock); the account is the session's.
+      const described = app.activity.prepare({ userId: '', kind: 'signed-out' }, origin);
+      if (!described) return handleRequest(req, res);
+      return withWritesAlongside(
+        {
+          sessionEnded: async (tx, accountId) => {
+            await new SqlActivityEventStore(tx).append({ ...described, userId: accountId });
+          },
+        },
+        () => handleRequest(req, res),
+      );
+    };
     // /v1/revoke: the form is read once here; an access token (a JWT the provider does not store) is recorded
     // as revoked, then the provider handles the request as usual (a refresh token ends its whole grant).
     const revokeAccessToken = accessTokenRevoker(() => keyRing.signing.publicJwks, config.issuer, store);
@@ -168,9 +194,16 @@ export default fp(
       linkFor: (token) => `${config.PUBLIC_URL}${config.oidcMountPath}${RESET_PATH}/link?token=${token}`,
       now: app.now,
       log: app.log,
+      activity: app.activity,
       // The reset counts each attempt under the wrong-code throttle itself (checkCode): the use does not count it again.
       recoveryCodes: {
-        use: (userId, typed) => app.useRecoveryCode(userId, typed, { use: 'password-reset', counted: false }),
+        use: (userId, typed, origin) =>
+          app.useRecoveryCode(userId, typed, {
+            use: 'password-reset',
+            counted: false,
+            userAgent: origin?.userAgent,
+            ip: origin?.ip,
+          }),
         left: (userId) => app.recoveryCodes.left(userId),
       },
       // A passkey-holder's reset: the challenge bound to the link, checked as a sign-in's second step is.
@@ -212,6 +245,14 @@ export default fp(
   },
   {
     name: 'provider',
-    dependencies: ['storage', 'directory', 'token-verification', 'factors', 'notifications', 'passkeys'],
+    dependencies: [
+      'storage',
+      'directory',
+      'token-verification',
+      'factors',
+      'notifications',
+      'activity',
+      'passkeys',
+    ],
   },
 );

@@ -3,6 +3,7 @@ import { API_ERRORS } from 'shared-auth/contract';
 import { InvalidTokenError } from '../../auth/verifier.js';
 import { refusal, unauthorized } from '../../http/errors.js';
 import { oktaSessionsRoutes } from '../../oidc/okta-compat.js';
+import activityRoutes from './activity/index.js';
 import passwordRoutes from './password/index.js';
 import multifactorRoutes from './multifactor/index.js';
 import passkeysRoutes from './passkeys/index.js';
@@ -54,6 +55,7 @@ export default async function apiRoutes(app: FastifyInstance) {
   await app.register(multifactorRoutes);
   await app.register(recoveryCodesRoutes);
   await app.register(passkeysRoutes);
+  await app.register(activityRoutes);
   // Not a call of the portal: Okta's session endpoint that okta-auth-js asks at sign-out (see okta-compat.ts).
   await app.register(oktaSessionsRoutes);
 }
