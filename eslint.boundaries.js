@@ -33,6 +33,7 @@ const SERVER_DOMAINS = [
   'throttles',
   'clients',
   'activity',
+  'devices',
 ];
 
 /**
@@ -50,7 +51,7 @@ export const SERVER_LAYERS = [
   ['notifications', 'identity', 'activity'],
   ['auth'],
   ['factors'],
-  ['passkeys'],
+  ['passkeys', 'devices'],
   ['oidc'],
   ['password'],
   ['plugins', 'routes'],

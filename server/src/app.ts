@@ -11,6 +11,7 @@ import authPlugin from './plugins/app/auth.js';
 import directoryPlugin from './plugins/app/directory.js';
 import factorsPlugin from './plugins/app/factors.js';
 import passkeysPlugin from './plugins/app/passkeys.js';
+import devicesPlugin from './plugins/app/devices.js';
 import identityPlugin from './plugins/app/identity.js';
 import mailPlugin from './plugins/app/mail.js';
 import notificationsPlugin from './plugins/app/notifications.js';
@@ -111,6 +112,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(activityPlugin);
     await app.register(factorsPlugin);
     await app.register(passkeysPlugin);
+    await app.register(devicesPlugin);
     await app.register(passwordPlugin);
     await app.register(providerPlugin);
     // 3. Routes.

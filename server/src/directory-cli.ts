@@ -15,7 +15,7 @@ import { isCountryCode } from 'shared-auth/contract';
 import { z } from 'zod';
 import { parseEnv } from './config/env.js';
 import { openStorage } from './plugins/app/open-storage.js';
-import { Directory, DuplicateEmailError } from './directory/directory.js';
+import { Directory, DuplicateEmailError, type NewUser, type User } from './directory/directory.js';
 
 const USAGE = `Usage:
   directory-cli.js add-user --email EMAIL --password PASSWORD --given-name NAME --family-name NAME --country CC [--federated] [--data-dir DIR]`;
@@ -56,19 +56,19 @@ export async function runCli(argv: string[]): Promise<number> {
     process.stderr.write(`${parsed.error.issues.map((issue) => issue.message).join('\n')}\n${USAGE}\n`);
     return 2;
   }
-  const env = parseEnv({ ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) });
-  // A process of its own: it may wait for the server's write lock longer than the server waits for it (the
-  // storage keeps its start-up wait: `serving()` is never called here).
-  const opened = await openStorage(env);
+  const env = { ...process.env, ...(values['data-dir'] ? { DATA_DIR: values['data-dir'] } : {}) };
   try {
-    const user = await new Directory(opened.storage.users).createUser({
-      email: parsed.data.email,
-      password: parsed.data.password,
-      givenName: parsed.data['given-name'],
-      familyName: parsed.data['family-name'],
-      country: parsed.data.country,
-      isFederated: parsed.data.federated,
-    });
+    const user = await addUser(
+      {
+        email: parsed.data.email,
+        password: parsed.data.password,
+        givenName: parsed.data['given-name'],
+        familyName: parsed.data['family-name'],
+        country: parsed.data.country,
+        isFederated: parsed.data.federated,
+      },
+      env,
+    );
     process.stdout.write(`${JSON.stringify(user)}\n`);
     return 0;
   } catch (error) {
@@ -77,6 +77,20 @@ export async function runCli(argv: string[]): Promise<number> {
       return 1;
     }
     throw error;
+  }
+}
+
+/**
+ * `add-user`'s work, for a caller that already holds checked values: the account made in the database `env` names
+ * (DATA_DIR's SQLite, or DATABASE_URL), opened for this one write. The e2e suite calls it in its own process to
+ * spare a Node start per test; the command line above stays the operators' way.
+ */
+export async function addUser(account: NewUser, env: NodeJS.ProcessEnv): Promise<User> {
+  // A process of its own: it may wait for the server's write lock longer than the server waits for it (the
+  // storage keeps its start-up wait: `serving()` is never called here).
+  const opened = await openStorage(parseEnv(env));
+  try {
+    return await new Directory(opened.storage.users).createUser(account);
   } finally {
     await opened.close();
   }

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths } from 'shared-auth/contract';
+import { apiCalls, apiPaths, pathOf } from 'shared-auth/contract';
 import { issuedBeforeChange } from '../src/auth/token-not-before.js';
 import { SESSION_ENDED_MESSAGE } from '../src/auth/verifier.js';
 import type { TestApp } from './helpers.js';
@@ -273,5 +273,33 @@ describe('issuedBeforeChange', () => {
     expect(issuedBeforeChange({ jti: 'AT.other' }, mark)).toBe(true);
     expect(issuedBeforeChange({ iat: '1800000001' as unknown as number }, mark)).toBe(true);
     expect(issuedBeforeChange({ iat: mark.notBefore - 1 }, { ...mark, exceptJti: null })).toBe(true);
+  });
+});
+
+describe('"sign out everywhere" from the Devices list (issue 22)', () => {
+  it("ends the user's sessions at the org with their OAuth tokens, refuses every older token, and notifies", async () => {
+    const account = newAccount();
+    const older = await token(account, { issuedAgo: 2 });
+    const caller = await token(account, { issuedAgo: 2 });
+    const answer = await call(
+      'POST',
+      pathOf(apiCalls.sessionsSignOutEverywhere.path, { sub: account.id }),
+      caller,
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(org().user(account.id)?.sessionRevocations).toMatchObject([
+      { via: 'revokeUserSessions', oauthTokens: true },
+    ]);
+    // The caller's own token too: everywhere means this device as well.
+    for (const bearer of [older, caller]) {
+      const refused = await call('GET', apiPaths.isFederated(account.id), bearer);
+      expect(refused.status).toBe(401);
+      expect(refused.body).toMatchObject({ error: SESSION_ENDED_MESSAGE });
+    }
+    const notices = await t.app.storage.sql.all<{ subject: string }>(
+      'SELECT subject FROM notifications WHERE user_id = ?',
+      [account.id],
+    );
+    expect(notices).toEqual([{ subject: 'Every device was signed out of your F5 account' }]);
   });
 });

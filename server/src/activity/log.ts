@@ -6,7 +6,7 @@
  * `record` writes nothing).
  */
 import type { ActivityEventKind, ActivityPage } from 'shared-auth/contract';
-import type { ClientDescriber, ClientOrigin } from '../clients/describe.js';
+import type { ClientDescriber, ClientDescription, ClientOrigin } from '../clients/describe.js';
 import type { ActivityEventStore, NewActivityEvent } from '../storage/activity-events.js';
 import { activityPage, decodeCursor } from './pages.js';
 import { pruneActivity } from './retention.js';
@@ -61,6 +61,11 @@ export class ActivityLog {
       at: this.options.now(),
       ...this.options.describer.describe(origin),
     };
+  }
+
+  /** A client as the events describe it (the Devices list describes its sessions the same way). */
+  describe(origin: ClientOrigin): ClientDescription {
+    return this.options.describer.describe(origin);
   }
 
   /**

@@ -203,6 +203,46 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX activity_events_at ON activity_events (at);
     `,
   },
+  {
+    // Devices (issue 22, devices/): what the Devices list shows of each sign-in session of the embedded provider,
+    // described once at sign-in; "last active" moves at most once a minute per session. A row goes with its
+    // session (sign-out, a session ended by a change or from the list, its expiry) and with its user.
+    id: '017-account-sessions',
+    sqlite: `
+      -- id: 20 random base62 characters, the list's opaque id (never the provider's session id). session_uid: the
+      -- provider session's uid as a SHA-256 hash, as oidc_payloads.uid keeps it. The client as described at
+      -- sign-in: browser, os, device_type (bowser's names, or NULL), country (ISO 3166-1 alpha-2, or NULL) and
+      -- address, coarse only (203.0.113.x, or an IPv6 /48). Times in ms since the epoch.
+      CREATE TABLE account_sessions (
+        id              TEXT PRIMARY KEY,
+        user_id         TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        session_uid     TEXT NOT NULL UNIQUE,
+        browser         TEXT,
+        os              TEXT,
+        device_type     TEXT,
+        country         TEXT,
+        address         TEXT,
+        signed_in_at    INTEGER NOT NULL,
+        last_active_at  INTEGER
+      ) STRICT;
+      CREATE INDEX account_sessions_user ON account_sessions (user_id);
+    `,
+    postgres: `
+      CREATE TABLE account_sessions (
+        id              TEXT PRIMARY KEY,
+        user_id         TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        session_uid     TEXT NOT NULL UNIQUE,
+        browser         TEXT,
+        os              TEXT,
+        device_type     TEXT,
+        country         TEXT,
+        address         TEXT,
+        signed_in_at    BIGINT NOT NULL,
+        last_active_at  BIGINT
+      );
+      CREATE INDEX account_sessions_user ON account_sessions (user_id);
+    `,
+  },
 ];
 
 /** Both dialects' lists: the migrations written per dialect, then the one list's. */

@@ -31,6 +31,8 @@ export function activityOf(userId: string, event: AccountEvent): ActivityEntry |
       return { userId, kind: 'recovery-codes-generated' };
     case 'recovery-code-used':
       return { userId, kind: 'recovery-code-used', detail: event.use };
+    case 'sessions-signed-out':
+      return { userId, kind: 'sessions-signed-out', detail: event.scope };
     default:
       return undefined;
   }

@@ -20,6 +20,14 @@ export interface IdentityAccounts {
    */
   revokeRefreshTokens?(userId: string, clientIds: readonly string[]): Promise<void>;
 
+  /**
+   * Ends every sign-in session of the account where the backend's sign-in keeps them, with the OAuth tokens issued
+   * in them, the caller's included (Okta: DELETE /api/v1/users/{userId}/sessions?oauthTokens=true): the Devices
+   * list's "sign out everywhere". Called outside any transaction. Absent when the portal's own provider holds the
+   * sessions (embedded: devices/ ends them in the portal's storage).
+   */
+  endAllSessions?(userId: string): Promise<void>;
+
   /** Changes only the fields given (a partial update); the account as stored after it, undefined when unknown. */
   updateProfile(userId: string, changes: ProfileChanges): Promise<User | undefined>;
 }

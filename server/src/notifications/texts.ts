@@ -1,5 +1,6 @@
 import { FACTOR_LABELS, RECOVERY_CODE_COUNT, RECOVERY_CODES_LOW } from 'shared-auth/contract';
 import { describeBrowser } from './browser.js';
+import type { SessionSignOutScope } from 'shared-auth/contract';
 import type { AccountEvent, EventContext, RecoveryCodeUse } from './types.js';
 
 export interface Notice {
@@ -34,6 +35,22 @@ const RECOVERY_CODE_USES: Record<RecoveryCodeUse, string> = {
     'A recovery code was used instead of a verification code in My Profile, to manage the security settings or the password of your F5 account.',
   'password-reset':
     'A recovery code was used instead of a verification code to reset the password of your F5 account.',
+};
+
+/** The notice of sessions signed out from the Devices list, by how many it reached. */
+const SESSIONS_SIGNED_OUT: Record<SessionSignOutScope, { subject: string; what: string }> = {
+  one: {
+    subject: 'A device was signed out of your F5 account',
+    what: 'A browser or device signed in to your F5 account was signed out in My Profile. To use your account there again, you have to sign in again.',
+  },
+  others: {
+    subject: 'Your other devices were signed out of your F5 account',
+    what: 'Every browser and device signed in to your F5 account was signed out in My Profile, except the one used to do it.',
+  },
+  everywhere: {
+    subject: 'Every device was signed out of your F5 account',
+    what: 'Every browser and device signed in to your F5 account was signed out in My Profile, the one used to do it too.',
+  },
 };
 
 interface Parts {
@@ -143,6 +160,8 @@ function partsOf(event: AccountEvent): Parts {
         subject: 'A passkey of your F5 account was blocked',
         what: `The passkey "${event.name}" of your F5 account answered in a way that suggests it was copied to another device, so it no longer works. Remove it on the Security page; if it is yours, add it again.`,
       };
+    case 'sessions-signed-out':
+      return { ...change, ...SESSIONS_SIGNED_OUT[event.scope] };
     case 'account-locked': {
       const until = formatUtc(event.until);
       const locked = {

@@ -1,4 +1,4 @@
-import type { FactorName } from 'shared-auth/contract';
+import type { FactorName, SessionSignOutScope } from 'shared-auth/contract';
 import type { OutboxStore } from '../storage/outbox.js';
 
 /** What happened to an account, for the notice mailed to its address. */
@@ -26,6 +26,11 @@ export type AccountEvent =
   | { type: 'passkey-removed'; name: string }
   /** A passkey's signature counter went backwards (a copied authenticator suspected): it is refused from now on. */
   | { type: 'passkey-cloned'; name: string }
+  /**
+   * Sessions were signed out from the Devices list: one other, all others, or every one (`count`: how many, when
+   * known; Okta's org does not say).
+   */
+  | { type: 'sessions-signed-out'; scope: SessionSignOutScope; count: number | undefined }
   /** A throttle reached its limit: attempts of this kind are refused until `until` (ms since the epoch). */
   | { type: 'account-locked'; reason: 'sign-in' | 'password' | 'verification-code'; until: number };
 

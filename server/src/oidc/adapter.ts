@@ -19,6 +19,11 @@ export interface WritesAlongside {
   interactionResult?: ((tx: Sql) => Promise<void>) | undefined;
   /** With the deletion of each session of an account (a sign-out), given the account. */
   sessionEnded?: ((tx: Sql, accountId: string) => Promise<void>) | undefined;
+  /**
+   * With each save of a session that is signed in to an account (the sign-in's resume saves it with its account),
+   * given the account and the session's uid: the Devices row (devices/).
+   */
+  sessionSaved?: ((tx: Sql, accountId: string, sessionUid: string) => Promise<void>) | undefined;
 }
 
 const alongside = new AsyncLocalStorage<WritesAlongside>();
@@ -37,6 +42,14 @@ function takeInteractionResult(payload: { result?: unknown }): ((tx: Sql) => Pro
   return write;
 }
 
+/** The pending session write of this request, for a session signed in to an account. */
+function sessionSavedWrite(payload: { accountId?: unknown; uid?: unknown }) {
+  const write = alongside.getStore()?.sessionSaved;
+  const { accountId, uid } = payload;
+  if (!write || typeof accountId !== 'string' || typeof uid !== 'string') return undefined;
+  return (tx: Sql) => write(tx, accountId, uid);
+}
+
 /** The factory oidc-provider's `adapter` setting takes. */
 export function providerAdapter(store: ProviderStore): AdapterFactory {
   return (model: string): Adapter => ({
@@ -46,7 +59,11 @@ export function providerAdapter(store: ProviderStore): AdapterFactory {
         id,
         payload,
         expiresIn,
-        model === 'Interaction' ? takeInteractionResult(payload) : undefined,
+        model === 'Interaction'
+          ? takeInteractionResult(payload)
+          : model === 'Session'
+            ? sessionSavedWrite(payload)
+            : undefined,
       ),
     find: (id) => store.find(model, id),
     findByUid: (uid) => store.findByUid(model, uid),

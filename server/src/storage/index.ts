@@ -1,4 +1,5 @@
 import type { Sql } from '../db/sql.js';
+import type { AccountSessionStore } from './account-sessions.js';
 import type { ActivityEventStore } from './activity-events.js';
 import type { UserStore } from './users.js';
 import type { GrantStore } from './grants.js';
@@ -65,4 +66,6 @@ export interface Storage {
   tokenNotBefore: TokenNotBeforeStore;
   /** The account's security events (activity/), embedded mode. */
   activity: ActivityEventStore;
+  /** What the Devices list shows of each sign-in session (devices/), embedded mode. */
+  accountSessions: AccountSessionStore;
 }

@@ -134,6 +134,17 @@ export interface ProviderStore {
     keepSessionUid: string | undefined,
   ): Promise<RevokedSessions>;
   /**
+   * Ends sessions of the account chosen on the Devices list, each with its grants, refresh tokens and codes (their
+   * access tokens are refused from the next call: the session check), its step-up grants and its Devices row
+   * (onSessionsEnded), in one transaction (the caller's, when the store is a transaction's). `only`: the session
+   * whose uid hashes to this; `except`: every session but the one whose uid hashes to this (null: every one).
+   * Sign-ins in progress are left: they have no session yet.
+   */
+  endSessions(
+    accountId: string,
+    which: { only: string } | { except: string | null },
+  ): Promise<RevokedSessions>;
+  /**
    * A new grant (one authorization: a grant chain) was created in provider session `sessionUid`: what waits for
    * that session's next chain (a step-up carried over a change) moves to it.
    */
@@ -433,6 +444,61 @@ export class SqlProviderStore implements ProviderStore {
       ).changes;
       if (ended.length > 0) await this.onSessionsEnded(tx, accountId, ended);
       return { sessions, grants, tokens, interactions };
+    });
+  }
+
+  endSessions(
+    accountId: string,
+    which: { only: string } | { except: string | null },
+  ): Promise<RevokedSessions> {
+    return this.sql.transaction(async (tx) => {
+      const rows =
+        'only' in which
+          ? await tx.all<{ id: string; uid: string; payload: string }>(
+              `SELECT id, uid, payload FROM oidc_payloads WHERE model = 'Session' AND account_id = ? AND uid = ?`,
+              [accountId, which.only],
+            )
+          : await tx.all<{ id: string; uid: string; payload: string }>(
+              `SELECT id, uid, payload FROM oidc_payloads
+               WHERE model = 'Session' AND account_id = ? AND uid IS NOT NULL AND uid IS DISTINCT FROM ?`,
+              [accountId, which.except],
+            );
+      const ended = { sessions: 0, grants: 0, tokens: 0, interactions: 0 };
+      const uids: string[] = [];
+      for (const row of rows) {
+        const session = openPayload<SessionPayload>(this.records, 'Session', row.id, row.payload);
+        if (typeof session.uid === 'string') uids.push(session.uid);
+        // The session's grant chains (one per client it signed in to), by the hash their rows are kept under.
+        for (const authorization of Object.values(session.authorizations ?? {})) {
+          if (typeof authorization.grantId !== 'string') continue;
+          const grant = hashedId(authorization.grantId);
+          ended.grants += (
+            await tx.run(`DELETE FROM oidc_payloads WHERE model = 'Grant' AND id = ? AND account_id = ?`, [
+              grant,
+              accountId,
+            ])
+          ).changes;
+          ended.tokens += (
+            await tx.run(
+              `DELETE FROM oidc_payloads
+               WHERE grant_id = ? AND account_id = ? AND model NOT IN ('Session', 'Grant', 'Interaction')`,
+              [grant, accountId],
+            )
+          ).changes;
+        }
+        ended.tokens += (
+          await tx.run(
+            `DELETE FROM oidc_payloads
+             WHERE session_uid = ? AND account_id = ? AND model NOT IN ('Session', 'Grant', 'Interaction')`,
+            [row.uid, accountId],
+          )
+        ).changes;
+        ended.sessions += (
+          await tx.run(`DELETE FROM oidc_payloads WHERE model = 'Session' AND id = ?`, [row.id])
+        ).changes;
+      }
+      if (uids.length > 0) await this.onSessionsEnded(tx, accountId, uids);
+      return ended;
     });
   }
 

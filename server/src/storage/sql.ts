@@ -1,4 +1,5 @@
 import type { Sql } from '../db/sql.js';
+import { SqlAccountSessionStore } from './account-sessions.js';
 import { SqlActivityEventStore } from './activity-events.js';
 import { SqlUserStore } from './users.js';
 import { carriedGrantKey, chainGrantKey, sessionGrantKey, SqlGrantStore } from './grants.js';
@@ -33,13 +34,15 @@ export function storageOver(sql: Sql, sealing: AtRestSealing): Storage {
     sql,
     transaction: (work) => sql.transaction((tx) => work(tx === sql ? storage : storageOver(tx, sealing))),
     users: new SqlUserStore(sql),
-    // A provider session that ends (sign-out, or ended by a password or factor change) takes its step-up grants
-    // along, in the same transaction.
+    // A provider session that ends (sign-out, or ended by a password or factor change or from the Devices list)
+    // takes its step-up grants and its Devices row along, in the same transaction.
     provider: new SqlProviderStore(sql, {
       // Payloads sealed at rest with KEY_RING_ENCRYPTION_KEY (keys/at-rest.ts).
       records: sealing.providerRecords,
-      onSessionsEnded: (tx, accountId, uids) =>
-        new SqlGrantStore(tx).deleteOf(accountId, uids.map(sessionGrantKey)),
+      onSessionsEnded: async (tx, accountId, uids) => {
+        await new SqlGrantStore(tx).deleteOf(accountId, uids.map(sessionGrantKey));
+        await new SqlAccountSessionStore(tx).deleteOfSessions(accountId, uids);
+      },
       // A step-up carried over a password or 2-step change goes to the caller's session's next grant chain.
       onGrantCreated: (over, accountId, sessionUid, grantId) =>
         new SqlGrantStore(over).claimCarried(
@@ -69,6 +72,7 @@ export function storageOver(sql: Sql, sealing: AtRestSealing): Storage {
     outbox: new SqlOutboxStore(sql, sealing.outbox),
     tokenNotBefore: tokenNotBeforeStore(sql),
     activity: new SqlActivityEventStore(sql),
+    accountSessions: new SqlAccountSessionStore(sql),
   };
   return storage;
 }

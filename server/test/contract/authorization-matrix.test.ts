@@ -209,6 +209,8 @@ const PORTAL_TABLES: Record<string, string> = {
   stepup_grants: '*',
   recovery_codes: '*',
   activity_events: '*',
+  // A valid call moves its session's "last active" (the setup's own calls): not a change a refusal could make.
+  account_sessions: 'id, user_id, session_uid, signed_in_at',
   passkeys: '*',
   webauthn_challenges: '*',
   factor_throttle_events: '*',

@@ -18,6 +18,7 @@ import {
   STEP_UP_TTL_MS,
 } from 'shared-auth/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashedId } from '../../src/storage/provider.js';
 import { CLIENT_ID, mintAccessToken, sessionClaimsOf, type TokenFlaw } from '../helpers.js';
 import {
   enrolAuthenticator,
@@ -46,7 +47,7 @@ interface SpecCall {
   variants: Variant[];
   /** No auth at all (the settings the shell loads before sign-in). */
   public?: true;
-  /** A call of the portal beyond the spec's 19 (reauthenticate, the recovery codes', the activity). */
+  /** A call of the portal beyond the spec's 19 (reauthenticate, the recovery codes', the activity, the devices). */
   portal?: true;
 }
 
@@ -155,6 +156,31 @@ const CALLS: SpecCall[] = [
     variants: [{ path: (sub) => `${pathOf(apiCalls.activity.path, { sub })}?limit=10` }],
     portal: true,
   },
+  // Issue 22's devices: the list, and the sign-outs (the victim's own session's id: only authorization decides).
+  {
+    method: 'GET',
+    spec: '/api/v1/users/{sub}/sessions',
+    variants: [{ path: (sub) => pathOf(apiCalls.sessions.path, { sub }) }],
+    portal: true,
+  },
+  {
+    method: 'DELETE',
+    spec: '/api/v1/users/{sub}/sessions/{id}',
+    variants: [{ path: (sub) => pathOf(apiCalls.sessionSignOut.path, { sub, id: victimSessionId }) }],
+    portal: true,
+  },
+  {
+    method: 'POST',
+    spec: '/api/v1/users/{sub}/sessions/sign-out-others',
+    variants: [{ path: (sub) => pathOf(apiCalls.sessionsSignOutOthers.path, { sub }), body: () => ({}) }],
+    portal: true,
+  },
+  {
+    method: 'POST',
+    spec: '/api/v1/users/{sub}/sessions/sign-out-everywhere',
+    variants: [{ path: (sub) => pathOf(apiCalls.sessionsSignOutEverywhere.path, { sub }), body: () => ({}) }],
+    portal: true,
+  },
 ];
 
 interface Expected {
@@ -180,6 +206,8 @@ let t: ClockedApp;
 let victim: Session;
 /** A token of one of the victim's sessions that was revoked at /v1/revoke (its grant ended). */
 let revoked: string;
+/** The Devices list's id of the victim's session. */
+let victimSessionId = '';
 const flawed = new Map<TokenFlaw, string>();
 
 const tokenCase = (name: string, flaw: TokenFlaw, error: string): Case => ({
@@ -276,6 +304,7 @@ async function snapshot(): Promise<Record<string, unknown[]>> {
     'stepup_grants',
     'recovery_codes',
     'activity_events',
+    'account_sessions',
     'factor_throttle_events',
     'password_change_failures',
     'mailbox_messages',
@@ -283,8 +312,11 @@ async function snapshot(): Promise<Record<string, unknown[]>> {
     'oidc_payloads',
     'revoked_access_tokens',
   ];
+  // A valid call (the setup's own) moves its session's "last active": not a change a refusal could make.
+  const columnsOf = (table: string) =>
+    table === 'account_sessions' ? 'id, user_id, session_uid, signed_in_at' : '*';
   const rowsOf = async (table: string) =>
-    (await t.app.storage.sql.all<Record<string, unknown>>(`SELECT * FROM ${table}`))
+    (await t.app.storage.sql.all<Record<string, unknown>>(`SELECT ${columnsOf(table)} FROM ${table}`))
       .map((row) => JSON.stringify(row))
       .sort();
   return Object.fromEntries(
@@ -310,6 +342,13 @@ beforeAll(async () => {
   });
   expect(revocation.statusCode).toBe(200);
   revoked = ended.token;
+  victimSessionId =
+    (
+      await t.app.storage.sql.get<{ id: string }>('SELECT id FROM account_sessions WHERE session_uid = ?', [
+        hashedId(victim.sid),
+      ])
+    )?.id ?? '';
+  expect(victimSessionId).toMatch(/^[A-Za-z0-9]{20}$/);
   // Activation granted the victim's session 5 minutes of step-up; let them run out, so no refusal below is
   // answered by the grant's absence instead.
   t.clock.advance(STEP_UP_TTL_MS + 60_000);
@@ -351,9 +390,9 @@ afterAll(async () => {
 });
 
 describe("authorization matrix: the spec calls × the embedded provider's token flaws", () => {
-  it("has the spec section 7 calls, 19 of them, and the portal's own: reauthenticate, the recovery codes', the activity", () => {
+  it("has the spec section 7 calls, 19 of them, and the portal's own: reauthenticate, the recovery codes', the activity, the devices", () => {
     expect(CALLS.filter((call) => !call.portal)).toHaveLength(19);
-    expect(new Set(CALLS.map(rowName)).size).toBe(24);
+    expect(new Set(CALLS.map(rowName)).size).toBe(28);
   });
 
   it('starts from a victim who must step up (sanity of the setup)', async () => {

@@ -36,7 +36,7 @@ interface FuzzCall {
   fields: string[];
   /** Values the call expects for those fields (so generated bodies sometimes pass validation). */
   good: Record<string, unknown>;
-  /** Path parameters besides sub (the factor of the step-up calls) and their valid values. */
+  /** Path parameters besides sub (the factor of the step-up calls, a session's id) and their valid values. */
   factors?: readonly string[];
   /** A 2xx must answer what was stored: check it against the body sent. */
   stored?: (sent: Record<string, unknown>, answer: Record<string, unknown>, where: string) => void;
@@ -155,6 +155,31 @@ const CALLS: FuzzCall[] = [
     method: 'GET',
     spec: apiCalls.activity.path,
     path: (sub) => pathOf(apiCalls.activity.path, { sub }),
+    fields: [],
+    good: {},
+  },
+  // Issue 22's devices: the list, signing out one (its id fuzzed as a path parameter; an unknown one is a 404) and
+  // the others (the caller's only session stays). "Sign out everywhere" would end the fuzzing caller's own
+  // session: it is in the authorization matrix and test/devices.test.ts instead.
+  {
+    method: 'GET',
+    spec: apiCalls.sessions.path,
+    path: (sub) => pathOf(apiCalls.sessions.path, { sub }),
+    fields: [],
+    good: {},
+  },
+  {
+    method: 'DELETE',
+    spec: apiCalls.sessionSignOut.path,
+    path: (sub, id) => pathOf(apiCalls.sessionSignOut.path, { sub, id: id ?? 'AAAAAAAAAAAAAAAAAAAA' }),
+    fields: [],
+    good: {},
+    factors: ['AAAAAAAAAAAAAAAAAAAA'],
+  },
+  {
+    method: 'POST',
+    spec: apiCalls.sessionsSignOutOthers.path,
+    path: (sub) => pathOf(apiCalls.sessionsSignOutOthers.path, { sub }),
     fields: [],
     good: {},
   },

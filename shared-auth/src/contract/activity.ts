@@ -17,7 +17,9 @@ import { z } from 'zod';
  * - `method-turned-on` / `method-turned-off`: a set-up factor was turned back on / off;
  * - `method-removed`: a 2-step method was removed (a factor reset, a passkey deleted);
  * - `recovery-codes-generated`: a new set of recovery codes was made (the old one stopped working);
- * - `recovery-code-used`: a recovery code was used; `detail` is what for (RECOVERY_CODE_USES).
+ * - `recovery-code-used`: a recovery code was used; `detail` is what for (RECOVERY_CODE_USES);
+ * - `sessions-signed-out`: sessions were signed out on the Devices list; `detail` is which (SESSION_SIGN_OUT_SCOPES:
+ *   `one` other session, all `others`, or `everywhere`).
  * For the method kinds `detail` is the method (ACTIVITY_METHODS).
  */
 export const ACTIVITY_EVENT_KINDS = [
@@ -32,6 +34,7 @@ export const ACTIVITY_EVENT_KINDS = [
   'method-removed',
   'recovery-codes-generated',
   'recovery-code-used',
+  'sessions-signed-out',
 ] as const;
 export const activityEventKindSchema = z.enum(ACTIVITY_EVENT_KINDS);
 export type ActivityEventKind = z.infer<typeof activityEventKindSchema>;

@@ -34,6 +34,7 @@ import {
   recoveryCodesStatusSchema,
   recoveryCodeVerifyBodySchema,
 } from './recovery-codes.js';
+import { accountSessionListSchema, sessionParamsSchema, signedOutEverywhereSchema } from './sessions.js';
 import { settingsSchema } from './settings.js';
 import { SETTINGS_PATH } from './settings-path.js';
 import {
@@ -297,6 +298,38 @@ export const apiCalls = {
     query: activityQuerySchema,
     response: activityPageSchema,
     errors: ['federatedUser', 'activityUnavailable'],
+  }),
+  sessions: defineCall({
+    method: 'GET',
+    path: '/api/v1/users/:sub/sessions',
+    params: subParamsSchema,
+    response: accountSessionListSchema,
+    errors: ['federatedUser', 'sessionsUnavailable'],
+  }),
+  sessionSignOut: defineCall({
+    method: 'DELETE',
+    path: '/api/v1/users/:sub/sessions/:id',
+    params: sessionParamsSchema,
+    body: noBody,
+    response: accountSessionListSchema,
+    // notFound: no live session of the caller's has this id (another account's answers the same).
+    errors: ['federatedUser', 'stepUpRequired', 'notFound', 'currentSession', 'sessionsUnavailable'],
+  }),
+  sessionsSignOutOthers: defineCall({
+    method: 'POST',
+    path: '/api/v1/users/:sub/sessions/sign-out-others',
+    params: subParamsSchema,
+    body: noBody,
+    response: accountSessionListSchema,
+    errors: ['federatedUser', 'stepUpRequired', 'sessionsUnavailable'],
+  }),
+  sessionsSignOutEverywhere: defineCall({
+    method: 'POST',
+    path: '/api/v1/users/:sub/sessions/sign-out-everywhere',
+    params: subParamsSchema,
+    body: noBody,
+    response: signedOutEverywhereSchema,
+    errors: ['federatedUser', 'stepUpRequired', 'upstreamFailed', 'serviceUnavailable'],
   }),
   reauthenticate: defineCall({
     method: 'POST',

@@ -76,6 +76,15 @@ export const API_ERRORS = {
    */
   activityUnavailable: { status: 501, code: 'activity_unavailable' },
 
+  // ---- Devices (sessions) ---------------------------------------------------------------------------------
+  /** 409: "Sign out" of the session that asks: the holder signs out of it with Log out. */
+  currentSession: { status: 409, code: 'current_session' },
+  /**
+   * 501 (Okta mode): the account's sessions are the org's, whose API does not list them or end one; only "sign
+   * out everywhere" works there. Not an empty list: the page must not say "no other devices" when it cannot know.
+   */
+  sessionsUnavailable: { status: 501, code: 'sessions_unavailable' },
+
   // ---- Passwords ------------------------------------------------------------------------------------------
   /** 400: the password entered (current password, or "Confirm it's you") is not the account's. */
   wrongPassword: { status: 400, code: 'wrong_password' },

@@ -13,6 +13,7 @@ export * from './password-policy.js';
 export * from './paths.js';
 export * from './profile.js';
 export * from './recovery-codes.js';
+export * from './sessions.js';
 export * from './settings.js';
 export * from './settings-path.js';
 export * from './stepup.js';

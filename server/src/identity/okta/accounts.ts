@@ -105,9 +105,9 @@ export class OktaAccounts implements IdentityAccounts {
    * Ends the user's Okta sessions and, with `oauthTokens`, revokes the OAuth tokens Okta issued to them (refresh
    * and access tokens of every app). Okta cannot spare one session: this also ends the caller's own Okta session
    * and the portal's tokens, so the caller is signed out too. The portal's own records (its sessions, step-up
-   * grants) are not touched. Not part of IdentityAccounts and not called by the portal today: a password or
-   * factor change keeps the caller signed in, and so leaves Okta's sessions alone (README, "Embedded mode and
-   * Okta mode").
+   * grants) are not touched here. Called only by the Devices list's "sign out everywhere" (IdentityAccounts'
+   * endAllSessions): a password or factor change keeps the caller signed in, and so leaves Okta's sessions alone
+   * (README, "Embedded mode and Okta mode").
    */
   async endSessions(userId: string): Promise<void> {
     try {

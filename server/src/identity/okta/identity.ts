@@ -27,7 +27,7 @@
  * | setEnabled (off)      | DELETE …/factors/{factorId}: Okta has no "off" for one factor               |
  * | remove                | DELETE …/factors/{factorId}                                                 |
  * | revokeRefreshTokens   | DELETE /api/v1/users/{userId}/clients/{clientId}/tokens (each client)       |
- * | endSessions           | DELETE /api/v1/users/{userId}/sessions?oauthTokens=true                     |
+ * | endAllSessions        | DELETE /api/v1/users/{userId}/sessions?oauthTokens=true                     |
  *
  * The passkeys (Okta's `webauthn` factors) are `webauthn` (webauthn.ts), which the passkeys domain calls.
  */
@@ -68,8 +68,9 @@ export class OktaIdentity implements IdentityBackend {
   updateProfile = (userId: string, changes: ProfileChanges) => this.accounts.updateProfile(userId, changes);
   revokeRefreshTokens = (userId: string, clientIds: readonly string[]) =>
     this.accounts.revokeRefreshTokens(userId, clientIds);
-  /** Not part of IdentityBackend: see OktaAccounts.endSessions. */
+  /** The Devices list's "sign out everywhere" (OktaAccounts.endSessions). */
   endSessions = (userId: string) => this.accounts.endSessions(userId);
+  endAllSessions = (userId: string) => this.accounts.endSessions(userId);
 
   verifyPassword: IdentityBackend['verifyPassword'] = (...args) => this.passwords.verifyPassword(...args);
   changePassword: IdentityBackend['changePassword'] = (...args) => this.passwords.changePassword(...args);

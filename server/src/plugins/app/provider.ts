@@ -38,7 +38,7 @@ declare module 'fastify' {
  * (embedded mode only).
  * Depends on: storage (the sign-in throttle, the per-address counts),
  * directory, token-verification (the key ring, the provider store, the verifier), factors (the sign-in's
- * second step), notifications (lock notices).
+ * second step), notifications (lock notices), devices (the Devices row of each signed-in session).
  */
 export default fp(
   async function oidcPlugin(app: FastifyInstance) {
@@ -84,14 +84,22 @@ export default fp(
     // same transaction (the adapter runs the write with the deletion).
     const handle = (req: IncomingMessage, res: ServerResponse) => {
       const path = (req.url ?? '/').split('?')[0] ?? '';
-      if (path !== OKTA_ROUTES.end_session && !path.startsWith(`${OKTA_ROUTES.end_session}/`)) {
-        return handleRequest(req, res);
-      }
       // middie copies Fastify's request.ip (TRUST_PROXY applied) onto the raw request.
       const origin = {
         userAgent: req.headers['user-agent'],
         ip: (req as IncomingMessage & { ip?: string }).ip,
       };
+      // The sign-in's resume (/v1/authorize/:uid) saves the session with its account: the Devices list's row of
+      // it is written in that save's transaction (described here, before it).
+      if (path.startsWith(`${OKTA_ROUTES.authorization}/`)) {
+        const sessionSaved = app.devices.signedIn(origin);
+        return sessionSaved
+          ? withWritesAlongside({ sessionSaved }, () => handleRequest(req, res))
+          : handleRequest(req, res);
+      }
+      if (path !== OKTA_ROUTES.end_session && !path.startsWith(`${OKTA_ROUTES.end_session}/`)) {
+        return handleRequest(req, res);
+      }
       // Described before the provider's transaction (no parsing under the write lock); the account is the session's.
       const described = app.activity.prepare({ userId: '', kind: 'signed-out' }, origin);
       if (!described) return handleRequest(req, res);
@@ -253,6 +261,7 @@ export default fp(
       'notifications',
       'activity',
       'passkeys',
+      'devices',
     ],
   },
 );

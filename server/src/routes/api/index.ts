@@ -9,6 +9,7 @@ import multifactorRoutes from './multifactor/index.js';
 import passkeysRoutes from './passkeys/index.js';
 import profileRoutes from './profile/index.js';
 import recoveryCodesRoutes from './recoverycodes/index.js';
+import sessionsRoutes from './sessions/index.js';
 import settingsRoutes from './settings/index.js';
 import stepUpRoutes from './stepup/index.js';
 
@@ -39,6 +40,12 @@ export default async function apiRoutes(app: FastifyInstance) {
     if (sub !== undefined && sub !== request.caller.user.id) {
       throw refusal(API_ERRORS.forbiddenSub, 'You can only access your own account');
     }
+    // The Devices list's "last active": at most one write per session a minute (devices/sessions.ts), never a
+    // refusal of the call.
+    const { sid } = request.caller.claims;
+    await app.devices
+      .touch(typeof sid === 'string' && sid !== '' ? sid : undefined)
+      .catch((error: unknown) => request.log.warn({ err: error }, 'devices: last active not recorded'));
   }
 
   app.addHook('onRoute', (route) => {
@@ -56,6 +63,7 @@ export default async function apiRoutes(app: FastifyInstance) {
   await app.register(recoveryCodesRoutes);
   await app.register(passkeysRoutes);
   await app.register(activityRoutes);
+  await app.register(sessionsRoutes);
   // Not a call of the portal: Okta's session endpoint that okta-auth-js asks at sign-out (see okta-compat.ts).
   await app.register(oktaSessionsRoutes);
 }

@@ -1,0 +1,222 @@
+/**
+ * Devices (issue 22): the account's live sign-in sessions and signing them out. Embedded mode: the embedded
+ * provider's sessions, each described once at sign-in (`signedIn`, written in the provider's transaction that saves
+ * the signed-in session) with its "last active" moved at most once a minute (`touch`, from the API's auth hook).
+ * Ending sessions reuses the path of a sign-out: the provider's session, grants, refresh tokens and codes go, the
+ * step-up grants and the Devices row with them (storage/provider.ts `endSessions`), so their access tokens are
+ * refused by the next call's session check; the notice and the activity event are queued in the same transaction.
+ * Okta mode: the org's sessions, which its API does not list; only "sign out everywhere" works there (the backend's
+ * `endAllSessions`), with the account's "not before" refusing every access token issued until then.
+ */
+import {
+  API_ERRORS,
+  type AccountSession,
+  type AccountSessionList,
+  type SessionSignOutScope,
+  type SignedOutEverywhere,
+} from 'shared-auth/contract';
+import type { ActivityLog } from '../activity/log.js';
+import type { ClientOrigin } from '../clients/describe.js';
+import type { Sql } from '../db/sql.js';
+import type { Actor } from '../factors/actor.js';
+import { recordActivityOf } from '../factors/activity.js';
+import { refusal } from '../http/errors.js';
+import type { Notifier } from '../notifications/types.js';
+import { SqlAccountSessionStore, type AccountSessionRecord } from '../storage/account-sessions.js';
+import type { Storage } from '../storage/index.js';
+import { hashedId } from '../storage/provider.js';
+
+/** "Last active" is kept to this resolution: at most one write per session per minute, whatever the calls. */
+export const LAST_ACTIVE_RESOLUTION_MS = 60_000;
+/** The most sessions one instance remembers having touched (then it forgets them all; the update's own check stays). */
+const TOUCHED_MAX = 10_000;
+
+export const SESSION_NOT_FOUND_ERROR =
+  'This session is not signed in to your account. It may have ended already.';
+export const CURRENT_SESSION_ERROR = 'This is the device you are using. To sign out of it, use Logout.';
+export const SESSIONS_UNAVAILABLE_ERROR =
+  "Your organization's sign-in service keeps this account's sessions; they cannot be listed or signed out one by one here. You can sign out everywhere.";
+
+export interface DeviceSessionsOptions {
+  /** Embedded mode: the portal's provider keeps the sessions. */
+  listed: boolean;
+  storage: Storage;
+  activity: ActivityLog;
+  notifier: Notifier;
+  now: () => number;
+  /** The step-up a sensitive change needs (the passkeys' rule: the factors' grant, and Okta's passkeys). */
+  requireStepUp: (actor: Actor) => Promise<void>;
+  /** Okta mode: ends every session of the account at the org, with its OAuth tokens. */
+  endAllSessionsAtOrg?: ((userId: string) => Promise<void>) | undefined;
+}
+
+const epochSeconds = () => Math.floor(Date.now() / 1000);
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export class DeviceSessions {
+  /** Per instance: when this instance last moved each session's "last active" (by the session uid's hash). */
+  private readonly touched = new Map<string, number>();
+
+  constructor(private readonly options: DeviceSessionsOptions) {}
+
+  /** Whether the sessions are the portal's (embedded mode), listed and ended one by one. */
+  get listed(): boolean {
+    return this.options.listed;
+  }
+
+  private requireListed(): void {
+    if (!this.options.listed) throw refusal(API_ERRORS.sessionsUnavailable, SESSIONS_UNAVAILABLE_ERROR);
+  }
+
+  /**
+   * The write that records a session's sign-in, described now (before the provider's transaction: no parsing
+   * under the write lock), for the provider's save of the signed-in session; undefined in Okta mode.
+   */
+  signedIn(
+    origin: ClientOrigin,
+  ): ((tx: Sql, accountId: string, sessionUid: string) => Promise<void>) | undefined {
+    if (!this.options.listed) return undefined;
+    const described = this.options.activity.describe(origin);
+    const signedInAt = this.options.now();
+    return async (tx, accountId, sessionUid) => {
+      await new SqlAccountSessionStore(tx).record({
+        ...described,
+        userId: accountId,
+        sessionUid,
+        signedInAt,
+      });
+    };
+  }
+
+  /**
+   * The caller's session was used on the API: its "last active" moves to now when it is a minute old or more.
+   * This instance asks the database at most once a minute per session (a page's calls in between write nothing),
+   * and the update itself refuses a move within the minute, so instances together write once a minute at most.
+   */
+  async touch(sessionUid: string | undefined): Promise<void> {
+    if (!this.options.listed || sessionUid === undefined) return;
+    const key = hashedId(sessionUid);
+    const now = this.options.now();
+    const last = this.touched.get(key);
+    if (last !== undefined && now - last < LAST_ACTIVE_RESOLUTION_MS) return;
+    if (this.touched.size >= TOUCHED_MAX) this.touched.clear();
+    this.touched.set(key, now);
+    await this.options.storage.accountSessions.touch(sessionUid, now, now - LAST_ACTIVE_RESOLUTION_MS);
+  }
+
+  /** The account's live sessions, the caller's first (`current`), then the most recently active. */
+  async list(userId: string, sessionUid: string | undefined): Promise<AccountSessionList> {
+    this.requireListed();
+    return this.listOf(this.options.storage, userId, sessionUid);
+  }
+
+  private async listOf(within: Storage, userId: string, sessionUid: string | undefined) {
+    const current = sessionUid === undefined ? undefined : hashedId(sessionUid);
+    const rows = await within.accountSessions.listLive(userId, epochSeconds());
+    const sessions = rows.map((row) => this.view(row, row.sessionUidHash === current));
+    // Stable: the current one first, the rest as the store ordered them (most recently active first).
+    sessions.sort((a, b) => Number(b.current) - Number(a.current));
+    return { sessions };
+  }
+
+  private view(row: AccountSessionRecord, current: boolean): AccountSession {
+    return {
+      id: row.id,
+      current,
+      browser: row.browser,
+      os: row.os,
+      deviceType: row.deviceType,
+      country: row.country,
+      address: row.address,
+      signedInAt: new Date(row.signedInAt).toISOString(),
+      lastActiveAt: isoOrNull(row.lastActiveAt),
+    };
+  }
+
+  /**
+   * Signs out one other session of the caller's (under step-up): 404 for an id that is not one of the caller's
+   * live sessions (another account's answers the same), 409 for the caller's own (Logout is for that). Answers the
+   * list as it is now.
+   */
+  async signOut(actor: Actor, id: string): Promise<AccountSessionList> {
+    // Step-up first, as every change: a caller without it learns nothing of the mode or the id.
+    await this.options.requireStepUp(actor);
+    this.requireListed();
+    const { user } = actor;
+    return this.options.storage.transaction(async (tx) => {
+      const session = await tx.accountSessions.findLive(user.id, id, epochSeconds());
+      if (!session) throw refusal(API_ERRORS.notFound, SESSION_NOT_FOUND_ERROR);
+      if (actor.sessionUid !== undefined && session.sessionUidHash === hashedId(actor.sessionUid)) {
+        throw refusal(API_ERRORS.currentSession, CURRENT_SESSION_ERROR);
+      }
+      const ended = await tx.provider.endSessions(user.id, { only: session.sessionUidHash });
+      if (ended.sessions > 0) await this.recorded(tx, actor, 'one', ended.sessions);
+      return this.listOf(tx, user.id, actor.sessionUid);
+    });
+  }
+
+  /**
+   * Signs out every session of the caller's but its own (under step-up). Parallel calls are serialised by the
+   * write transaction: the first ends them and is noticed, the others find nothing left and notify nothing.
+   */
+  async signOutOthers(actor: Actor): Promise<AccountSessionList> {
+    await this.options.requireStepUp(actor);
+    this.requireListed();
+    const { user } = actor;
+    const keep = actor.sessionUid === undefined ? null : hashedId(actor.sessionUid);
+    return this.options.storage.transaction(async (tx) => {
+      const ended = await tx.provider.endSessions(user.id, { except: keep });
+      if (ended.sessions > 0) await this.recorded(tx, actor, 'others', ended.sessions);
+      return this.listOf(tx, user.id, actor.sessionUid);
+    });
+  }
+
+  /**
+   * Signs out every session of the account, the caller's too (under step-up). Embedded: the provider's sessions.
+   * Okta: the org ends them with their OAuth tokens (first: no transaction spans a call to Okta), then the
+   * account's "not before" refuses every access token issued so far, the caller's included, on every instance.
+   */
+  async signOutEverywhere(actor: Actor): Promise<SignedOutEverywhere> {
+    await this.options.requireStepUp(actor);
+    const { user } = actor;
+    const { endAllSessionsAtOrg, listed, now } = this.options;
+    if (listed) {
+      await this.options.storage.transaction(async (tx) => {
+        const ended = await tx.provider.endSessions(user.id, { except: null });
+        if (ended.sessions > 0) await this.recorded(tx, actor, 'everywhere', ended.sessions);
+      });
+      return { status: 'SIGNED_OUT' };
+    }
+    if (!endAllSessionsAtOrg) throw refusal(API_ERRORS.sessionsUnavailable, SESSIONS_UNAVAILABLE_ERROR);
+    await endAllSessionsAtOrg(user.id);
+    await this.options.storage.transaction(async (tx) => {
+      await tx.tokenNotBefore.set(user.id, now(), undefined);
+      // Every step-up grant of the account ends (no key is ''): the sessions they belonged to did.
+      await tx.grants.endAllCarrying(user.id, '', undefined);
+      await this.recorded(tx, actor, 'everywhere', undefined);
+    });
+    return { status: 'SIGNED_OUT' };
+  }
+
+  /** The notice and the activity event of a sign-out from the list, in its transaction. */
+  private async recorded(
+    tx: Storage,
+    actor: Actor,
+    scope: SessionSignOutScope,
+    count: number | undefined,
+  ): Promise<void> {
+    const event = { type: 'sessions-signed-out', scope, count } as const;
+    await this.options.notifier.queue(
+      actor.user,
+      event,
+      { userAgent: actor.userAgent, at: this.options.now() },
+      tx.outbox,
+    );
+    await recordActivityOf(this.options.activity, tx, actor.user.id, event, actor);
+  }
+
+  /** Deletes the rows of sessions that expired (their provider rows went); returns how many. */
+  prune(): Promise<number> {
+    return this.options.storage.accountSessions.pruneOrphans();
+  }
+}
