@@ -15,11 +15,18 @@ test('sign-in page, profile (view and edit), password (views and dialog)', async
   // Many screens after one sign-in: under the whole suite's load this takes up to a minute.
   test.setTimeout(120_000);
   const user = await createUser();
+  // Nothing a page asks for leaves the machine (fonts, flags, scripts: all served by the portal).
+  const offMachine: string[] = [];
+  page.on('request', (request) => {
+    const { hostname, protocol } = new URL(request.url());
+    if (protocol !== 'data:' && hostname !== 'localhost') offMachine.push(request.url());
+  });
   await page.goto('/profile');
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await expectNoSeriousViolations(page, 'the provider sign-in page');
   await signInOnProvider(page, { email: user.email, password: 'Not-the-password-1' });
   await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.');
+  await expect(page.getByLabel('Email')).toHaveValue(user.email);
   await expectNoSeriousViolations(page, 'the provider sign-in page with wrong credentials');
   await signInOnProvider(page, user);
   await expect(page).toHaveURL(/\/profile$/);
@@ -30,8 +37,10 @@ test('sign-in page, profile (view and edit), password (views and dialog)', async
   await expect(page.getByLabel('Email')).toBeDisabled();
   await expectNoSeriousViolations(page, 'the profile edit form');
   await page.getByLabel('Country').click();
+  const flag = page.waitForResponse(/\/flags\/4x3\/fr\.svg$/);
   await page.getByLabel('Country').fill('Fra');
   await expect(page.getByTitle('France', { exact: true })).toBeVisible();
+  expect((await flag).ok()).toBe(true);
   await expectNoSeriousViolations(page, 'the profile edit form with the country list open');
   await page.keyboard.press('Escape');
   // The wait dialog ('Saving'), held open until axe has looked at it; then the toast.
@@ -68,6 +77,13 @@ test('sign-in page, profile (view and edit), password (views and dialog)', async
   await expectNoSeriousViolations(page, "the 'Changes could not be saved' dialog", { include: DIALOG });
   await refused.getByRole('button', { name: 'Close' }).click();
   await expect(refused).toHaveCount(0);
+  // Back in the form with what was typed.
+  await expect(page.getByLabel('New Password')).toHaveValue('Tumbling-Down-7Q');
+  await expect(page.getByRole('button', { name: 'Save' })).toBeEnabled();
+
+  await nav.getByRole('link', { name: 'Security' }).click();
+  await expect(page.getByRole('switch', { name: 'Verification with email' })).toBeVisible();
+  expect(offMachine).toEqual([]);
 });
 
 test("the federated user's pages (no Password or Security, no editing), the not-found view, the contained remote-error view", async ({

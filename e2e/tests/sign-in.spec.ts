@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { ALICE } from '../support/users.js';
-import { signIn, signInOnProvider } from '../support/sign-in.js';
+
+// The wrong password's message on this page: a11y.spec.ts (with axe). A deep link coming back after the sign-in:
+// every journey that starts signed out on its own page (support/sign-in.ts `signIn` awaits the same URL).
+import { signInOnProvider } from '../support/sign-in.js';
 
 test('alice signs in through the provider page and lands on her profile', async ({ page }) => {
   await page.goto('/');
@@ -16,16 +19,4 @@ test('alice signs in through the provider page and lands on her profile', async 
   await expect(details).toContainText('alice@example.com');
   await expect(details).toContainText('United Kingdom');
   await expect(page.getByRole('button', { name: 'User menu for Alice Liddell' })).toBeVisible();
-});
-
-test('a wrong password gets a clear message on the sign-in page', async ({ page }) => {
-  await page.goto('/profile');
-  await signInOnProvider(page, { email: ALICE.email, password: 'not-her-password' });
-  await expect(page.getByRole('alert')).toHaveText('Incorrect email or password.');
-  await expect(page.getByLabel('Email')).toHaveValue(ALICE.email);
-});
-
-test('a deep link while signed out comes back to that page after sign-in', async ({ page }) => {
-  await signIn(page, ALICE, '/password');
-  await expect(page).toHaveURL(/\/password$/);
 });
