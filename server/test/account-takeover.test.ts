@@ -23,6 +23,7 @@ import {
   type CookieJar,
   exchangeCode,
   PORTAL,
+  providerSignOut,
   refreshRequest,
   signIn,
   type Tokens,
@@ -76,29 +77,6 @@ function revoke(app: FastifyInstance, token: string, hint: string, headers: Reco
   });
 }
 
-/** okta-auth-js's signOut(): /v1/logout with the ID token, then the self-submitting form. */
-async function signOut(app: FastifyInstance, browser: Browser) {
-  const page = await app.inject({
-    url: `/oauth2/default/v1/logout?${new URLSearchParams({
-      id_token_hint: browser.tokens.id_token,
-      post_logout_redirect_uri: `${PORTAL}/`,
-    }).toString()}`,
-    headers: { cookie: browser.jar.header() },
-  });
-  browser.jar.store(page);
-  const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
-  const fields = Object.fromEntries(
-    [...page.body.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]),
-  ) as Record<string, string>;
-  const done = await app.inject({
-    method: 'POST',
-    url: new URL(action).pathname,
-    headers: { ...form, cookie: browser.jar.header() },
-    payload: new URLSearchParams(fields).toString(),
-  });
-  expect(done.statusCode).toBe(303);
-}
-
 const stepUpGrantsOf = (userId: string) =>
   t.app.storage.sql.all<{ session_id: string; factor: string }>(
     'SELECT session_id, factor FROM stepup_grants WHERE user_id = ? ORDER BY session_id',
@@ -111,7 +89,7 @@ describe('row 2: an access token of an ended session is refused at once, by /api
     expect((await isFederated(t.app, browser.token, browser.user.id)).statusCode).toBe(200);
     expect((await userinfo(t.app, browser.token)).statusCode).toBe(200);
 
-    await signOut(t.app, browser);
+    expect((await providerSignOut(t.app, browser)).statusCode).toBe(303);
 
     const api = await isFederated(t.app, browser.token, browser.user.id);
     expect(api.statusCode).toBe(401);
@@ -199,13 +177,7 @@ describe('row 2: an access token of an ended session is refused at once, by /api
       chainGrantKey(other.sid, gid),
     );
 
-    await signOut(t.app, {
-      user: account.user,
-      password: account.password,
-      jar: other.jar,
-      tokens: other.tokens,
-      token: other.token,
-    });
+    expect((await providerSignOut(t.app, other)).statusCode).toBe(303);
     const sessionKey = sessionGrantKey(other.sid);
     expect(
       (await stepUpGrantsOf(account.user.id)).filter((grant) => grant.session_id.startsWith(sessionKey)),

@@ -14,7 +14,7 @@ import { signInMethodOf } from '../src/oidc/interactions/routes.js';
 import { RESET_MAIL_SUBJECT } from '../src/password/reset-mails.js';
 import { SqlActivityEventStore } from '../src/storage/activity-events.js';
 import { SoftwareAuthenticator } from './support/software-authenticator.js';
-import { CLIENT_ID, CookieJar, PORTAL, follow, hiddenFields } from './helpers.js';
+import { CLIENT_ID, CookieJar, follow, hiddenFields, providerSignOut } from './helpers.js';
 import {
   call,
   clockedAppInStep,
@@ -73,29 +73,6 @@ async function postPassword(app: FastifyInstance, email: string, password: strin
     headers: { ...form, cookie: jar.header(), ...(userAgent ? { 'user-agent': userAgent } : {}) },
     payload: new URLSearchParams({ ...hiddenFields(page.body), email, password }).toString(),
   });
-}
-
-/** okta-auth-js's signOut(): /v1/logout with the ID token, then the self-submitting form. */
-async function signOut(session: Session & { jar: CookieJar; tokens: { id_token: string } }) {
-  const page = await t.app.inject({
-    url: `/oauth2/default/v1/logout?${new URLSearchParams({
-      id_token_hint: session.tokens.id_token,
-      post_logout_redirect_uri: `${PORTAL}/`,
-    }).toString()}`,
-    headers: { cookie: session.jar.header() },
-  });
-  session.jar.store(page);
-  const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
-  const fields = Object.fromEntries(
-    [...page.body.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]),
-  ) as Record<string, string>;
-  const done = await t.app.inject({
-    method: 'POST',
-    url: new URL(action).pathname,
-    headers: { ...form, cookie: session.jar.header(), 'user-agent': FIREFOX_LINUX },
-    payload: new URLSearchParams(fields).toString(),
-  });
-  return done.statusCode;
 }
 
 describe('the events, each written by its change', () => {
@@ -307,7 +284,7 @@ describe('the events, each written by its change', () => {
     const account = await newUser(t.app);
     const session = await signInSession(t.app, account);
     t.clock.advance(1000);
-    expect(await signOut(session)).toBe(303);
+    expect((await providerSignOut(t.app, session, { 'user-agent': FIREFOX_LINUX })).statusCode).toBe(303);
     expect((await eventsOf(account.user.id))[0]).toMatchObject({ kind: 'signed-out', browser: 'Firefox' });
   });
 });
@@ -403,7 +380,9 @@ describe('in the transaction of the change, or not at all', () => {
       ]);
     expect(await sessions()).toHaveLength(1);
     failAfterAppend();
-    expect(await signOut(session)).toBeGreaterThanOrEqual(500);
+    expect(
+      (await providerSignOut(t.app, session, { 'user-agent': FIREFOX_LINUX })).statusCode,
+    ).toBeGreaterThanOrEqual(500);
     vi.restoreAllMocks();
     expect((await eventsOf(account.user.id)).map((event) => event.kind)).toEqual(['signed-in']);
     expect(await sessions()).toHaveLength(1);

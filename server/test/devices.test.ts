@@ -15,7 +15,7 @@ import {
 import { describe, expect, it, vi } from 'vitest';
 import { LAST_ACTIVE_RESOLUTION_MS } from '../src/devices/sessions.js';
 import { hashedId } from '../src/storage/provider.js';
-import { PORTAL, refreshRequest } from './helpers.js';
+import { providerSignOut, refreshRequest } from './helpers.js';
 import {
   call,
   clockedAppInStep,
@@ -52,28 +52,6 @@ const kindsOf = async (userId: string) =>
   (await t.app.storage.activity.list(userId, { since: 0, limit: 50 }))
     .filter((event) => event.kind === 'sessions-signed-out')
     .map((event) => `${event.kind}:${event.detail}`);
-
-/** okta-auth-js's signOut(): /v1/logout with the ID token, then the self-submitting form. */
-async function logout(session: Awaited<ReturnType<typeof signInSession>>) {
-  const page = await t.app.inject({
-    url: `/oauth2/default/v1/logout?${new URLSearchParams({
-      id_token_hint: session.tokens.id_token,
-      post_logout_redirect_uri: `${PORTAL}/`,
-    }).toString()}`,
-    headers: { cookie: session.jar.header() },
-  });
-  session.jar.store(page);
-  const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
-  const fields = Object.fromEntries(
-    [...page.body.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]),
-  ) as Record<string, string>;
-  return t.app.inject({
-    method: 'POST',
-    url: new URL(action).pathname,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: session.jar.header() },
-    payload: new URLSearchParams(fields).toString(),
-  });
-}
 
 const rowsOf = (userId: string) =>
   t.app.storage.sql.all<{ id: string }>('SELECT id FROM account_sessions WHERE user_id = ?', [userId]);
@@ -125,7 +103,7 @@ describe('the list', () => {
       await signInSession(t.app, account),
     ];
     expect(await rowsOf(account.user.id)).toHaveLength(4);
-    expect((await logout(d)).statusCode).toBeLessThan(400);
+    expect((await providerSignOut(t.app, d)).statusCode).toBeLessThan(400);
     expect(await alive(d)).toBe(401);
     expect(await rowsOf(account.user.id)).toHaveLength(3);
     // c's provider session expires: the list leaves it out at once, the prune deletes its row.

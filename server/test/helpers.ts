@@ -205,6 +205,39 @@ export class CookieJar {
   }
 }
 
+/**
+ * okta-auth-js's signOut() against the embedded provider: /v1/logout with the ID token, then its self-submitting
+ * form. The form post's answer (303 once signed out).
+ */
+export async function providerSignOut(
+  app: FastifyInstance,
+  browser: { jar: CookieJar; tokens: { id_token: string } },
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const page = await app.inject({
+    url: `/oauth2/default/v1/logout?${new URLSearchParams({
+      id_token_hint: browser.tokens.id_token,
+      post_logout_redirect_uri: `${PORTAL}/`,
+    }).toString()}`,
+    headers: { cookie: browser.jar.header(), ...headers },
+  });
+  browser.jar.store(page);
+  const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(page.body)?.[1] ?? '';
+  const fields = Object.fromEntries(
+    [...page.body.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]),
+  ) as Record<string, string>;
+  return app.inject({
+    method: 'POST',
+    url: new URL(action).pathname,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: browser.jar.header(),
+      ...headers,
+    },
+    payload: new URLSearchParams(fields).toString(),
+  });
+}
+
 export function pkcePair() {
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
