@@ -6,7 +6,7 @@ import path from 'node:path';
 const ROOT = import.meta.dirname;
 
 /** The independent deployables: only the shell knows they exist, and it loads them at run time by name. */
-export const REMOTES = ['remote-profile', 'remote-password', 'remote-security'];
+export const REMOTES = ['remote-profile', 'remote-password', 'remote-security', 'remote-activity'];
 /** Packages the shell and the remotes build on; they never import a remote or the shell. */
 export const SHARED = [
   'shared-auth',

@@ -17,5 +17,6 @@ export default {
     '<rootDir>/remote-profile',
     '<rootDir>/remote-password',
     '<rootDir>/remote-security',
+    '<rootDir>/remote-activity',
   ],
 };

@@ -137,7 +137,7 @@ export default defineConfig({
           // options) pass the default 60 a minute. The limit itself is proven in the server's tests.
           SIGN_IN_POSTS_PER_MINUTE: '1000',
           // The default trusted origins, plus the ports where tests start remote hosts of their own.
-          TRUSTED_ORIGINS: [3001, 3002, 3003, 3100, ...TEST_HOST_PORTS]
+          TRUSTED_ORIGINS: [3001, 3002, 3003, 3004, 3100, ...TEST_HOST_PORTS]
             .map((port) => `http://localhost:${port}`)
             .join(','),
         },

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Serves the examples as an integrator's own site would: http://localhost:3100/ is a plain HTML page that embeds
-// the Security remote (examples/embed-security). Its scripts come from node_modules as they are published: the
-// Module Federation runtime as browser ES modules (through the page's import map) and okta-auth-js's browser
+// the Security remote (examples/embed-security), and http://localhost:3100/activity/ one that embeds the Devices &
+// activity remote (examples/embed-activity). Their scripts come from node_modules as they are published: the
+// Module Federation runtime as browser ES modules (through the pages' import map) and okta-auth-js's browser
 // build. Nothing is bundled here.
 //
-//   node examples/host.mjs [--port 3100] [--api http://localhost:3000] [--remote-entry http://localhost:3003/remoteEntry.js]
+//   node examples/host.mjs [--port 3100] [--api http://localhost:3000]
+//     [--remote-entry http://localhost:3003/remoteEntry.js] [--activity-entry http://localhost:3004/remoteEntry.js]
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -71,27 +73,43 @@ export function embedPageCsp({ apiOrigin, remoteOrigin, idpOrigin, importMap }) 
   ].join('; ');
 }
 
-/** The page with this host's settings written into its config block. */
-export function embedPage({ apiBaseUrl, remoteEntry }) {
-  const template = readFileSync(path.join(here, 'embed-security', 'index.html'), 'utf8');
+/** The page of an example folder with this host's settings written into its config block. */
+export function embedPage({ apiBaseUrl, remoteEntry, folder = 'embed-security' }) {
+  const template = readFileSync(path.join(here, folder, 'index.html'), 'utf8');
   const html = template.replace(
     /(<script type="application\/json" id="embed-config">)[\s\S]*?(<\/script>)/,
     `$1\n      ${JSON.stringify({ apiBaseUrl, remoteEntry })}\n    $2`,
   );
   const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1];
-  if (importMap === undefined) throw new Error('embed-security/index.html has no import map');
+  if (importMap === undefined) throw new Error(`${folder}/index.html has no import map`);
   return { html, importMap };
 }
 
-export async function buildExamplesHost({ apiBaseUrl, remoteEntry, idpOrigin = new URL(apiBaseUrl).origin }) {
-  const app = Fastify({ logger: { level: 'warn' } });
-  const { html, importMap } = embedPage({ apiBaseUrl, remoteEntry });
+/** An example page and its Content-Security-Policy (each page allows only the remote it embeds). */
+function servedPage({ apiBaseUrl, remoteEntry, folder, idpOrigin }) {
+  const { html, importMap } = embedPage({ apiBaseUrl, remoteEntry, folder });
   const csp = embedPageCsp({
     apiOrigin: new URL(apiBaseUrl).origin,
     remoteOrigin: new URL(remoteEntry).origin,
     idpOrigin,
     importMap,
   });
+  return async (_request, reply) =>
+    reply
+      .header('Cache-Control', 'no-cache')
+      .header('Content-Security-Policy', csp)
+      .header('X-Content-Type-Options', 'nosniff')
+      .type('text/html; charset=utf-8')
+      .send(html);
+}
+
+export async function buildExamplesHost({
+  apiBaseUrl,
+  remoteEntry,
+  activityEntry = 'http://localhost:3004/remoteEntry.js',
+  idpOrigin = new URL(apiBaseUrl).origin,
+}) {
+  const app = Fastify({ logger: { level: 'warn' } });
   const noCache = (res) => res.setHeader('Cache-Control', 'no-cache');
 
   for (const [name, root] of Object.entries(runtimePackages())) {
@@ -105,9 +123,11 @@ export async function buildExamplesHost({ apiBaseUrl, remoteEntry, idpOrigin = n
       allowedPath: (pathname) => /\.m?js$/.test(pathname),
     });
   }
-  // The page's own files (read per request, so an edit shows on reload), and okta-auth-js's browser build.
+  // The pages' own files (read per request, so an edit shows on reload), the site's one stylesheet, and
+  // okta-auth-js's browser build.
   const files = {
     '/embed.js': [path.join(here, 'embed-security', 'embed.js'), 'text/javascript'],
+    '/activity/embed.js': [path.join(here, 'embed-activity', 'embed.js'), 'text/javascript'],
     '/example.css': [path.join(here, 'embed-security', 'example.css'), 'text/css'],
     '/vendor/okta-auth-js/core.js': [oktaBrowserBuild(), 'text/javascript'],
   };
@@ -117,16 +137,20 @@ export async function buildExamplesHost({ apiBaseUrl, remoteEntry, idpOrigin = n
     );
   }
 
-  // The page, and the same page as the sign-in return address.
-  const page = async (_request, reply) =>
-    reply
-      .header('Cache-Control', 'no-cache')
-      .header('Content-Security-Policy', csp)
-      .header('X-Content-Type-Options', 'nosniff')
-      .type('text/html; charset=utf-8')
-      .send(html);
+  // The Security page, and the same page as the site's one sign-in return address (it sends a sign-in started on
+  // /activity/ back there).
+  const page = servedPage({ apiBaseUrl, remoteEntry, folder: 'embed-security', idpOrigin });
   app.get('/', page);
   app.get('/login/callback', page);
+  // The Devices & activity page, at a path of the same site (the origin is what the server trusts).
+  const activityPage = servedPage({
+    apiBaseUrl,
+    remoteEntry: activityEntry,
+    folder: 'embed-activity',
+    idpOrigin,
+  });
+  app.get('/activity/', activityPage);
+  app.get('/activity', async (_request, reply) => reply.redirect('/activity/'));
   app.get('/healthz', async () => ({ status: 'ok' }));
   await app.ready();
   return app;
@@ -143,11 +167,22 @@ if (isMain) {
         type: 'string',
         default: process.env.EXAMPLES_SECURITY_ENTRY ?? 'http://localhost:3003/remoteEntry.js',
       },
+      'activity-entry': {
+        type: 'string',
+        default: process.env.EXAMPLES_ACTIVITY_ENTRY ?? 'http://localhost:3004/remoteEntry.js',
+      },
     },
   });
-  const app = await buildExamplesHost({ apiBaseUrl: values.api, remoteEntry: values['remote-entry'] });
+  const app = await buildExamplesHost({
+    apiBaseUrl: values.api,
+    remoteEntry: values['remote-entry'],
+    activityEntry: values['activity-entry'],
+  });
   await app.listen({ port: Number(values.port), host: values.host });
-  process.stdout.write(`  examples: http://${values.host}:${values.port}/ (the Security remote embedded)\n`);
+  const site = `http://${values.host}:${values.port}`;
+  process.stdout.write(
+    `  examples: ${site}/ (the Security remote embedded), ${site}/activity/ (the Devices & activity remote)\n`,
+  );
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => void app.close().then(() => process.exit(0)));
   }

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // pnpm dev: the whole portal for development, from source, reloading the page on every change.
 // - Each remote runs webpack-dev-server on its own port (remote-profile 3001, remote-password 3002,
-//   remote-security 3003: where config/remotes.json points the shell). Its client is injected into remoteEntry.js,
-//   so when the remote rebuilds, the shell page showing it reloads.
-// - The shell is built in watch mode into data/dev/shell by a webpack-dev-server on :3004 whose only job is the
+//   remote-security 3003, remote-activity 3004: where config/remotes.json points the shell). Its client is
+//   injected into remoteEntry.js, so when the remote rebuilds, the shell page showing it reloads.
+// - The shell is built in watch mode into data/dev/shell by a webpack-dev-server on :3005 whose only job is the
 //   reload signal; the server serves those files, so the shell keeps its own origin, CSP and sign-in.
 // - The server (API, embedded identity provider, the shell) runs from source on :3000 with tsx watch, and
 //   restarts when its source or shared-auth's contract changes.
@@ -16,9 +16,11 @@ import { createSupervisor } from './lib/supervisor.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** The shell's dev server: it only sends the reload signal (its websocket); the server on :3000 serves the files. */
-const SHELL_DEV_PORT = 3004;
+const SHELL_DEV_PORT = 3005;
 const SHELL_DEV_DIST = path.join(root, 'data', 'dev', 'shell');
-const DEFAULT_TRUSTED_ORIGINS = [3001, 3002, 3003, 3100].map((port) => `http://localhost:${port}`).join(',');
+const DEFAULT_TRUSTED_ORIGINS = [3001, 3002, 3003, 3004, 3100]
+  .map((port) => `http://localhost:${port}`)
+  .join(',');
 
 if (process.argv.includes('--shell')) await serveShell();
 else await main();

@@ -14,6 +14,7 @@ export const REMOTE_HOSTS = [
   { name: 'remote-profile', port: 3001 },
   { name: 'remote-password', port: 3002 },
   { name: 'remote-security', port: 3003 },
+  { name: 'remote-activity', port: 3004 },
 ];
 
 const serverEntry = path.join(root, 'server/dist/server.js');

@@ -29,6 +29,7 @@ const UNIT_FILES = [
   'test/okta-identity.test.ts',
   'test/okta-org-standin.test.ts',
   'test/okta-settings.test.ts',
+  'test/org-activity-events.test.ts',
   'test/passkey-rp.test.ts',
   'test/pg-binaries.test.ts',
   'test/settings-domain.test.ts',
@@ -55,8 +56,11 @@ const BOTH_ENGINES_FILES = [
   'test/totp-key.test.ts',
 ];
 
-/** Run once, in project okta: a whole contract run in a child process. */
-const OKTA_ONLY_FILES = ['test/okta-check-against-org.test.ts'];
+/**
+ * Run once, in project okta: a whole contract run in a child process; Okta mode's activity read from the stand-in's
+ * System Log.
+ */
+const OKTA_ONLY_FILES = ['test/okta-check-against-org.test.ts', 'test/okta-activity.test.ts'];
 
 const POSTGRES_SETUP = 'test/support/postgres-global-setup.ts';
 

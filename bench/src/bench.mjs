@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // pnpm bench: builds (timed), starts the portal on a fresh data folder, and prints the figures the issues ask for.
-// Flags: --no-build uses the last build; --no-api and --no-backends skip those parts. Results also go to
-// data/bench/results.json.
+// Flags: --no-build uses the last build; --no-api, --no-backends and --no-sign-in-activity skip those parts. Results
+// also go to data/bench/results.json. One part alone: `node bench/src/sign-in-activity.mjs` (after a build).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { measureFirstPage } from './first-page.mjs';
 import { measurePageTimings } from './page-timings.mjs';
 import { PORTAL, ROOT, startPortal } from './portal.mjs';
 import { formatRemoteBytes, measureEmbeddedBytes, measureRemoteBytes } from './remote-bytes.mjs';
+import { formatSignInActivity, measureSignInActivity } from './sign-in-activity.mjs';
 
 const ALICE = { email: 'alice@example.com', password: 'Wonderland-42', familyName: 'Liddell' };
 const GOAL_BYTES = 375_000;
@@ -41,6 +42,14 @@ try {
     results.embeddedSecurity = await measureEmbeddedBytes(context, {
       examplesUrl: 'http://localhost:3100/',
       remoteEntry: securityEntry,
+      heading: 'Security',
+    });
+  const activityEntry = remotes.remotes.remote_activity?.entry;
+  if (activityEntry)
+    results.embeddedActivity = await measureEmbeddedBytes(context, {
+      examplesUrl: 'http://localhost:3100/activity/',
+      remoteEntry: activityEntry,
+      heading: 'Devices & activity',
     });
   if (remotes.remotes.remote_password) results.pageTimings = await measurePageTimings(context, PORTAL, ALICE);
   const tokens = await accessTokenOf(context);
@@ -53,6 +62,15 @@ try {
 
 // After the portal has stopped: these start instances of their own (SQLite, PostgreSQL, a proxy) and stop them.
 // A failure there loses none of the figures above: it is printed, and the bench exits with 1.
+// In this process, on a data folder of its own, no port (sign-in-activity.mjs says how the write is turned off).
+if (!args.has('--no-sign-in-activity')) {
+  try {
+    results.signInActivity = await measureSignInActivity();
+  } catch (error) {
+    results.signInActivityError = String(error?.stack ?? error);
+    process.exitCode = 1;
+  }
+}
 if (!args.has('--no-backends')) {
   try {
     results.backends = await measureBackends();
@@ -92,9 +110,13 @@ for (const row of results.remoteBytes)
   console.log(
     `  ${row.remote}: ${row.gzip <= REMOTE_BUDGET_BYTES ? 'within' : 'OVER'} the ${kB(REMOTE_BUDGET_BYTES)} budget of a further remote`,
   );
-if (results.embeddedSecurity) {
-  const { url, fromRemote, fromPage } = results.embeddedSecurity;
-  console.log(`\nSecurity remote embedded alone in a plain page (${url}), gzip -9`);
+for (const [label, embedded] of [
+  ['Security', results.embeddedSecurity],
+  ['Devices & activity', results.embeddedActivity],
+]) {
+  if (!embedded) continue;
+  const { url, fromRemote, fromPage } = embedded;
+  console.log(`\n${label} remote embedded alone in a plain page (${url}), gzip -9`);
   console.log(
     `  ${kB(fromRemote.gzip).padStart(10)}  from the remote's deploy folder (${fromRemote.files} files: its own React, antd, shared-auth)`,
   );
@@ -133,6 +155,10 @@ if (results.api) {
     `  ratio ${ratio.toFixed(2)} (goal ≥ 0.7: ${ratio >= 0.7 ? 'met' : 'not met'}); p99 ${authenticated.p99Ms} ms (goal ≤ 20 ms: ${authenticated.p99Ms <= 20 ? 'met' : 'not met'})`,
   );
 }
+
+if (results.signInActivity) console.log(`\n${formatSignInActivity(results.signInActivity)}`);
+if (results.signInActivityError)
+  console.log(`\nSign-in with and without its activity event: failed\n${results.signInActivityError}`);
 
 if (results.backends) console.log(`\n${formatBackends(results.backends)}`);
 if (results.backendsError)

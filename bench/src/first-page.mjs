@@ -13,6 +13,7 @@ const DIST_BY_PORT = {
   3001: 'remote-profile/dist',
   3002: 'remote-password/dist',
   3003: 'remote-security/dist',
+  3004: 'remote-activity/dist',
 };
 
 export async function measureFirstPage(context, portal, account) {

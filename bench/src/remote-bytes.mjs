@@ -9,6 +9,7 @@ export const REMOTE_PAGES = [
   { remote: 'remote_profile', path: '/profile', heading: 'My Profile' },
   { remote: 'remote_password', path: '/password', heading: 'Password' },
   { remote: 'remote_security', path: '/security', heading: 'Security' },
+  { remote: 'remote_activity', path: '/activity', heading: 'Devices & activity' },
 ];
 
 /**
@@ -70,14 +71,14 @@ export function formatRemoteBytes(rows) {
 }
 
 /**
- * The bytes the Security remote costs an integrator's page that embeds it alone (examples/embed-security on
- * :3100): everything the page loads until the remote's page has rendered, split into what comes from the remote's
+ * The bytes a remote costs an integrator's page that embeds it alone (examples/embed-security at :3100/,
+ * examples/embed-activity at :3100/activity/): everything the page loads until the remote's page has rendered, split into what comes from the remote's
  * deploy folder (its remoteEntry, its own copies of React, antd and shared-auth, the page) and what the page itself
  * serves (the MF runtime ES modules and okta-auth-js). The context must be signed in to the portal's provider, so
- * the page's redirect sign-in comes straight back.
+ * the page's redirect sign-in comes straight back. `heading` is the remote page's heading (it has rendered).
  * @returns {Promise<{ url: string, fromRemote: { files: number, gzip: number }, fromPage: { files: number, gzip: number } }>}
  */
-export async function measureEmbeddedBytes(context, { examplesUrl, remoteEntry }) {
+export async function measureEmbeddedBytes(context, { examplesUrl, remoteEntry, heading }) {
   const base = remoteEntry.slice(0, remoteEntry.lastIndexOf('/') + 1);
   const page = await context.newPage();
   // Routing every request turns the browser's cache off: the page loads its modules again after the sign-in redirect.
@@ -100,7 +101,8 @@ export async function measureEmbeddedBytes(context, { examplesUrl, remoteEntry }
     );
   });
   await page.goto(examplesUrl);
-  await page.getByRole('heading', { name: 'Security', exact: true }).first().waitFor({ timeout: 60_000 });
+  // The remote's page heading: it has rendered.
+  await page.getByRole('heading', { name: heading, exact: true }).first().waitFor({ timeout: 60_000 });
   await page.waitForLoadState('networkidle');
   const fromRemote = { files: 0, gzip: 0 };
   const fromPage = { files: 0, gzip: 0 };

@@ -2,7 +2,7 @@
 /* global window, location -- evaluated in the page */
 // Checks `pnpm dev` in Chromium: starts the development portal, signs in on /profile, then changes a remote's
 // source and the shell's source and sees the open page reload with the change. Restores both files. Needs the
-// ports of the portal (3000-3004) free. Run it from the repository root: node e2e/support/dev-reload-check.mjs
+// ports of the portal (3000-3005) free. Run it from the repository root: node e2e/support/dev-reload-check.mjs
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -113,7 +113,7 @@ try {
     throw new Error('the restored remote still shows the change');
   console.log(`remote-profile restored → page reloaded without it in ${(restoreMs / 1000).toFixed(1)} s`);
 
-  // The shell's own source changes: its dev server (:3004) rebuilds into data/dev/shell and reloads the page.
+  // The shell's own source changes: its dev server (:3005) rebuilds into data/dev/shell and reloads the page.
   const shellMs = await reloadAfter(page, () =>
     restores.push(edit(SHELL_FILE, (text) => `${text}\nexport const devCheckMark = '${mark}';\n`)),
   );

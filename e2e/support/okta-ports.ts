@@ -5,7 +5,12 @@
 export const OKTA_PORTS = {
   /** The portal (`node server/dist/server.js`) in Okta mode: PUBLIC_URL. */
   portal: 3400,
-  remotes: { 'remote-profile': 3401, 'remote-password': 3402, 'remote-security': 3403 },
+  remotes: {
+    'remote-profile': 3401,
+    'remote-password': 3402,
+    'remote-security': 3403,
+    'remote-activity': 3404,
+  },
   /** The Okta org stand-in (Management API and the org's authorization server), run in the Playwright worker. */
   org: 3410,
 } as const;

@@ -18,7 +18,7 @@ export function tempFolder(prefix: string): string {
  * shared-auth. The repository's own dist/ is left alone. Takes 15-40 s on two cores.
  */
 export async function buildRemoteCopy(
-  remote: 'remote-profile' | 'remote-password' | 'remote-security',
+  remote: 'remote-profile' | 'remote-password' | 'remote-security' | 'remote-activity',
   outputPath: string,
   env: Record<string, string>,
 ): Promise<void> {

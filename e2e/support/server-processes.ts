@@ -171,8 +171,10 @@ process.once('exit', () => {
   for (const child of everyChild) child.killNow();
 });
 
-/** The three remotes' static hosts' ports, by the remote's folder name. */
-export type RemotePorts = Readonly<Record<'remote-profile' | 'remote-password' | 'remote-security', number>>;
+/** The remotes' static hosts' ports, by the remote's folder name. */
+export type RemotePorts = Readonly<
+  Record<'remote-profile' | 'remote-password' | 'remote-security' | 'remote-activity', number>
+>;
 
 /** A remotes file (REMOTES_FILE) in `folder` naming each remote's build on its static host; returns its path. */
 export function writeRemotesConfig(folder: string, ports: RemotePorts): string {
@@ -187,13 +189,14 @@ export function writeRemotesConfig(folder: string, ports: RemotePorts): string {
         remote_profile: entry('remote-profile'),
         remote_password: entry('remote-password'),
         remote_security: entry('remote-security'),
+        remote_activity: entry('remote-activity'),
       },
     }),
   );
   return file;
 }
 
-/** The static hosts of the three remotes' builds (the repository's dist folders), each allowing `allowOrigin`. */
+/** The static hosts of the remotes' builds (the repository's dist folders), each allowing `allowOrigin`. */
 export function remoteHosts(ports: RemotePorts, allowOrigin: string): StaticHost[] {
   return Object.entries(ports).map(([remote, port]) => new StaticHost(remote, port, allowOrigin));
 }

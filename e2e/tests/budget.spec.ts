@@ -76,6 +76,7 @@ test('the first page stays under the guard rail, and each further remote under i
   for (const [label, port] of [
     ['Password', '3002'],
     ['Security', '3003'],
+    ['Devices & activity', '3004'],
   ] as const) {
     const fromRemote = recordScripts(first);
     await nav.getByRole('link', { name: label }).click();
@@ -90,7 +91,7 @@ test('the first page stays under the guard rail, and each further remote under i
     expect(bytes).toBeGreaterThan(0);
     expect(bytes).toBeLessThanOrEqual(FURTHER_REMOTE_BUDGET);
   }
-  // okta-auth-js is the shell's alone: one file of it with all three remotes loaded. (React, react-dom, the router,
+  // okta-auth-js is the shell's alone: one file of it with all four remotes loaded. (React, react-dom, the router,
   // antd and shared-auth load once, from the shell: remotes.spec.ts.)
   expect(oktaFiles).toHaveLength(1);
   expect(new URL(oktaFiles[0] ?? '').port).toBe('3000');

@@ -71,6 +71,32 @@ test('a plain page embeds the Security remote: sign in, turn on the email factor
   expect(errors).toEqual([]);
 });
 
+test('the same site embeds the Devices & activity remote alone at /activity/, after its sign-in', async ({
+  page,
+}) => {
+  const user = await createUser();
+  const errors = collectErrors(page, EXAMPLE);
+  const scripts: string[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script' && response.frame().url().startsWith(EXAMPLE))
+      scripts.push(response.url());
+  });
+  await page.goto(`${EXAMPLE}/activity/`);
+  await signInOnProvider(page, user);
+  // The provider returns to the site's one callback, which sends the browser back to the page it started on.
+  await expect(page).toHaveURL(`${EXAMPLE}/activity/`);
+  const embedded = page.locator('#activity');
+  await expect(embedded.getByRole('heading', { level: 1, name: 'Devices & activity' })).toBeVisible();
+  await expect(embedded.getByRole('list', { name: 'Your devices' })).toContainText('This device');
+  await expect(embedded.getByRole('list', { name: 'Your activity' })).toContainText(
+    'Signed in with your password',
+  );
+  expect(scripts.some((url) => url.startsWith('http://localhost:3004/remoteEntry.js'))).toBe(true);
+  expect(scripts.filter((url) => url.startsWith('http://localhost:3003/'))).toEqual([]);
+  expect(scripts.filter((url) => url.startsWith('http://localhost:3000/'))).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
 test('the example page is served with its Content-Security-Policy', async ({ request }) => {
   const response = await request.get(`${EXAMPLE}/`);
   expect(response.ok()).toBe(true);

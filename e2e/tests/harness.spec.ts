@@ -51,13 +51,14 @@ test('remote-profile alone on http://localhost:3001/: sign in, My Profile withou
   expect(errors).toEqual([]);
 });
 
-test("remote-password and remote-security alone on :3002 and :3003: each shows its page after sign-in, the second by the provider's session", async ({
+test("remote-password, remote-security and remote-activity alone on :3002, :3003 and :3004: each shows its page after sign-in, the others by the provider's session", async ({
   page,
 }) => {
   const user = await createUser();
   const harnesses = [
     { port: 3002, remote: 'remote-password', heading: 'Password' },
     { port: 3003, remote: 'remote-security', heading: 'Security' },
+    { port: 3004, remote: 'remote-activity', heading: 'Devices & activity' },
   ];
   for (const [index, { port, remote, heading }] of harnesses.entries()) {
     const errors = collectErrors(page, `http://localhost:${port}`);
@@ -71,6 +72,12 @@ test("remote-password and remote-security alone on :3002 and :3003: each shows i
     await expect(page.getByRole('navigation')).toHaveCount(0);
     if (heading === 'Password') {
       await expect(page.getByRole('button', { name: 'Change Password' })).toBeVisible();
+    } else if (heading === 'Devices & activity') {
+      // The harness's own session is one of the account's devices, and its sign-in is the newest event.
+      await expect(page.getByRole('list', { name: 'Your devices' })).toContainText('This device');
+      await expect(
+        page.getByRole('list', { name: 'Your activity' }).getByRole('listitem').first(),
+      ).toContainText('Signed in');
     } else {
       // A new user has no factor: no challenge, straight to the factors.
       await expect(page.getByRole('switch', { name: 'Verification with email' })).toBeVisible();

@@ -23,7 +23,11 @@ async function getSettings() {
   return typeof body === 'string' ? JSON.parse(body) : body;
 }
 
-/** Redirect sign-in with PKCE against the portal's provider; this page's origin must be a trusted origin. */
+/**
+ * Redirect sign-in with PKCE against the portal's provider; this page's origin must be a trusted origin. The
+ * provider returns to the origin's one sign-in address, /login/callback, which is this page: it finishes the
+ * sign-in for every page of the site (examples/embed-activity's too) and returns to the page that started it.
+ */
 async function signIn(settings) {
   const origin = window.location.origin;
   const oktaAuth = new window.OktaAuth.OktaAuth({
@@ -39,6 +43,11 @@ async function signIn(settings) {
   });
   if (window.location.pathname === '/login/callback') {
     await oktaAuth.handleLoginRedirect();
+    // Started on another page of this site: the tokens are kept (per origin), so that page loads signed in.
+    if (window.location.pathname !== '/') {
+      window.location.replace(window.location.href);
+      return undefined;
+    }
   } else if (!(await oktaAuth.isAuthenticated())) {
     await oktaAuth.signInWithRedirect({ originalUri: window.location.pathname });
     return undefined;

@@ -15,6 +15,7 @@ import devicesPlugin from './plugins/app/devices.js';
 import identityPlugin from './plugins/app/identity.js';
 import mailPlugin from './plugins/app/mail.js';
 import notificationsPlugin from './plugins/app/notifications.js';
+import notMePlugin from './plugins/app/not-me.js';
 import passwordPlugin from './plugins/app/password.js';
 import providerPlugin from './plugins/app/provider.js';
 import storagePlugin from './plugins/app/storage.js';
@@ -23,6 +24,7 @@ import externalPlugins, { securityHeadersOf } from './plugins/external.js';
 import tokenVerificationPlugin, { type TokenVerificationOptions } from './plugins/token-verification.js';
 import './plugins/types.js';
 import apiRoutes from './routes/api/index.js';
+import notMePageRoutes from './routes/not-me/index.js';
 import webRoutes from './routes/web.js';
 
 export interface BuildOptions {
@@ -113,10 +115,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(factorsPlugin);
     await app.register(passkeysPlugin);
     await app.register(devicesPlugin);
+    await app.register(notMePlugin);
     await app.register(passwordPlugin);
     await app.register(providerPlugin);
     // 3. Routes.
     await app.register(apiRoutes, { prefix: '/api' });
+    await app.register(notMePageRoutes);
     await app.register(webRoutes);
 
     await app.ready();

@@ -33,6 +33,7 @@ describe('environment', () => {
         'http://localhost:3001',
         'http://localhost:3002',
         'http://localhost:3003',
+        'http://localhost:3004',
         'http://localhost:3100',
       ],
       API_AUDIENCE: 'api://default',
@@ -181,6 +182,7 @@ describe('development surfaces exist only in the development default (PUBLIC_URL
     'http://localhost:3001',
     'http://localhost:3002',
     'http://localhost:3003',
+    'http://localhost:3004',
     'http://localhost:3100',
   ];
 

@@ -21,6 +21,7 @@ import {
   oktaAuthorizationServer,
   startOktaPortal,
   type OrgAccount,
+  passwordUnlike,
 } from './support/okta-portal.js';
 
 const API_TOKEN = `00${randomBytes(20).toString('hex')}`;
@@ -102,7 +103,7 @@ describe('a 2-step factor of the org that the portal does not manage', () => {
   it('counts as a factor: the password change needs a fresh sign-in, which then suffices', async () => {
     const account = newAccount();
     await enrolOktaVerify(account);
-    const newPassword = `Nw-${randomBytes(4).toString('hex')}-Secure-8`;
+    const newPassword = passwordUnlike(account.login);
 
     // Signed in 10 minutes ago, with the password alone (a phishing proxy's token, say): refused, nothing changed.
     const stale = await token(account, { signedInAgo: 600, issuedAgo: 600 });
@@ -139,7 +140,7 @@ describe('a 2-step factor of the org that the portal does not manage', () => {
   it('is not needed without one: an account with no factor changes its password with any token', async () => {
     const account = newAccount();
     const stale = await token(account, { signedInAgo: 600, issuedAgo: 600 });
-    const changed = await changePassword(account, stale, `Nw-${randomBytes(4).toString('hex')}-Secure-8`);
+    const changed = await changePassword(account, stale, passwordUnlike(account.login));
     expect(changed.status).toBe(200);
   });
 });
@@ -154,7 +155,7 @@ describe("the account's access tokens issued before a change", () => {
     const bystanderToken = await token(bystander, { signedInAgo: 60, issuedAgo: 60 });
     expect((await isFederated(account, other)).status).toBe(200);
 
-    const newPassword = `Nw-${randomBytes(4).toString('hex')}-Secure-8`;
+    const newPassword = passwordUnlike(account.login);
     expect((await changePassword(account, caller, newPassword)).status).toBe(200);
 
     expectEnded(await isFederated(account, other));
@@ -189,9 +190,7 @@ describe("the account's access tokens issued before a change", () => {
   it("compares in whole seconds: a token issued in the change's second is accepted, one a second before is not", async () => {
     const account = newAccount();
     const caller = await token(account, { issuedAgo: 2 });
-    expect(
-      (await changePassword(account, caller, `Nw-${randomBytes(4).toString('hex')}-Secure-8`)).status,
-    ).toBe(200);
+    expect((await changePassword(account, caller, passwordUnlike(account.login))).status).toBe(200);
     const row = await t.app.storage.sql.get<{ not_before: number }>(
       'SELECT not_before FROM account_token_not_before WHERE account_id = ?',
       [account.id],
@@ -221,9 +220,7 @@ describe('the "not before" is read from the database on every call', () => {
   it('keeps the later mark when a change with an older clock arrives second', async () => {
     const account = newAccount();
     const caller = await token(account, { issuedAgo: 1 });
-    expect(
-      (await changePassword(account, caller, `Nw-${randomBytes(4).toString('hex')}-Secure-8`)).status,
-    ).toBe(200);
+    expect((await changePassword(account, caller, passwordUnlike(account.login))).status).toBe(200);
     const read = async () =>
       Number(
         (
@@ -256,7 +253,7 @@ describe('what does not count as a factor the org manages', () => {
       provider: 'OKTA',
     });
     const stale = await token(account, { signedInAgo: 600, issuedAgo: 600 });
-    const changed = await changePassword(account, stale, `Nw-${randomBytes(4).toString('hex')}-Secure-8`);
+    const changed = await changePassword(account, stale, passwordUnlike(account.login));
     expect(changed.status).toBe(200);
   });
 });

@@ -181,6 +181,7 @@ describe('the vendored specification', () => {
     });
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/authenticators',
+      '/api/v1/logs',
       '/api/v1/users',
       '/api/v1/users/{id}',
       '/api/v1/users/{id}/lifecycle/deactivate',
@@ -248,6 +249,9 @@ describe('the vendored specification', () => {
       'activateFactor response 200 webauthn',
       'verifyFactor request webAuthn verify',
       'listAuthenticators response 403 AccessDenied',
+      'listLogEvents response 400 APIValidationFailed',
+      'listLogEvents response 403 AccessDenied',
+      'listLogEvents response 429 TooManyRequests',
     ]) {
       expect(results.map((r) => r.key)).toContain(key);
       expect(failing).not.toContain(key);
@@ -258,6 +262,11 @@ describe('the vendored specification', () => {
       // The webauthn authenticator's `_links.aaguids`, which AuthenticatorLinks does not declare.
       'listAuthenticators response 200 OrgAuthenticatorsEx',
       'listAuthenticators response 200 OrgAuthenticatorsExWithWebAuthnNameAndDescription',
+      // The System Log's examples: `null` in properties typed as strings or objects (detailEntry, zone, the
+      // authentication context's fields, outcome.reason…), and two "lists" that are one event, not an array.
+      'listLogEvents response 200 ListLogs',
+      'listLogEvents response 200 LogTargetChangeDetails',
+      'listLogEvents response 200 ListLogsWithAdditionalSecurityContext',
       'replaceUser request Replace user Request',
       'listFactors response 200 ListFactorsResponse',
       'enrollFactor request question',

@@ -30,6 +30,7 @@ import {
   oktaAuthorizationServer,
   startOktaPortal,
   type OrgAccount,
+  passwordUnlike,
 } from './support/okta-portal.js';
 import { SoftwareAuthenticator } from './support/software-authenticator.js';
 
@@ -544,13 +545,13 @@ describe('the password change of a holder whose only method is an Okta passkey',
     const stale = await signIn(account, { signedInAgo: 600 });
     const change = (NewPassword: string) =>
       call('PUT', apiPaths.passwordChange(account.id), stale, { OldPassword: account.password, NewPassword });
-    const refused = await change(`Nw-${randomBytes(4).toString('hex')}-Secure-8`);
+    const refused = await change(passwordUnlike(account.login));
     expect(refused).toMatchObject({ status: 403, body: { code: 'step_up_required' } });
     expect(org().passwordMatches(account.id, account.password)).toBe(true);
     expect(await stepUpVerify(stale, authenticator.assert(await stepUpOptions(stale)))).toMatchObject({
       status: 200,
     });
-    const newPassword = `Nw-${randomBytes(4).toString('hex')}-Secure-9`;
+    const newPassword = passwordUnlike(account.login, 'Nw', 'Secure-9');
     expect((await change(newPassword)).status).toBe(200);
     expect(org().passwordMatches(account.id, newPassword)).toBe(true);
   });

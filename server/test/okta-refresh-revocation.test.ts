@@ -5,7 +5,6 @@
  * before". The org's sessions are kept: the caller's page renews silently with its org session. Against the Okta
  * org stand-in with its default authorization server, driven over fetch as browsers would.
  */
-import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ERRORS, apiPaths } from 'shared-auth/contract';
@@ -20,6 +19,7 @@ import {
   type OrgAccount,
   OKTA_PORTAL_CLIENT_ID,
   startOktaPortal,
+  passwordUnlike,
 } from './support/okta-portal.js';
 
 const REDIRECT_URI = 'http://localhost:3997/login/callback';
@@ -61,7 +61,7 @@ const call = (method: 'GET' | 'POST' | 'PUT', url: string, bearer: string, body?
 const isFederated = (account: Account, bearer: string) =>
   call('GET', apiPaths.isFederated(account.id), bearer);
 
-const newPassword = () => `Nw-${randomBytes(4).toString('hex')}-Secure-8`;
+const newPassword = (account: Account) => passwordUnlike(account.login);
 
 const changePassword = (account: Account, bearer: string, NewPassword: string) =>
   call('PUT', apiPaths.passwordChange(account.id), bearer, { OldPassword: account.password, NewPassword });
@@ -119,7 +119,7 @@ describe("after a change, the account's refresh tokens for the portal's client a
     expect(before.status).toBe(200);
     other.tokens = before.body as unknown as OrgTokens;
 
-    const changed = await changePassword(account, caller.tokens.access_token, newPassword());
+    const changed = await changePassword(account, caller.tokens.access_token, newPassword(account));
     expect(changed.status).toBe(200);
 
     await expectRefreshTokensEnded(account, caller, other);
@@ -143,7 +143,7 @@ describe("after a change, the account's refresh tokens for the portal's client a
     const account = newAccount();
     const caller = await signedIn(account);
     const other = await signedIn(account);
-    const password = newPassword();
+    const password = newPassword(account);
     // Okta busy for the revocation only, beyond the portal's 3-second budget for a repeatable call.
     org().armRateLimit({ path: REVOKE_PATH, method: 'DELETE', count: 1, resetInSeconds: 60 });
 

@@ -3,13 +3,14 @@
 // factors, the passkeys and the recovery codes; features never import each other.
 import { useCallback, useState } from 'react';
 import { Spin, Typography } from 'shared-ui';
-import { useAuth, type ActiveFactorsData } from 'shared-auth';
+import { useAuth, type ActiveFactorsData, type PreferredMethod } from 'shared-auth';
 import { factorsOf, StepUpScreens } from 'shared-stepup';
 import { FactorsPage } from '../features/factors/components/FactorsPage.js';
 import { PasskeysSection } from '../features/passkeys/components/PasskeysSection.js';
 import type { PasskeyResume } from '../features/passkeys/hooks/usePasskeys.js';
 import { RecoveryCodesSection } from '../features/recovery-codes/components/RecoveryCodesSection.js';
 import { useStepUp } from '../features/security/hooks/useStepUp.js';
+import { usePreferredMethod } from '../lib/preferred-method/usePreferredMethod.js';
 
 /** BUILD_ID at build time, else the package version (webpack.base.js); 'dev' where nothing defines it (jest). */
 const BUILD = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
@@ -19,6 +20,8 @@ export const SECURITY_INTRO =
 
 interface SettingsProps {
   activeFactorsData: ActiveFactorsData;
+  /** The challenge's default method (issue 22). */
+  preferredMethod: PreferredMethod | undefined;
   recheck: () => void;
   /** Generating recovery codes asked for step-up: generate again once verified. */
   generateAfterStepUp: boolean;
@@ -34,6 +37,7 @@ interface SettingsProps {
  */
 function SecuritySettings({
   activeFactorsData,
+  preferredMethod,
   recheck,
   generateAfterStepUp,
   setGenerateAfterStepUp,
@@ -46,6 +50,17 @@ function SecuritySettings({
   );
   const [passkeyCount, setPasskeyCount] = useState(() => activeFactorsData.passkey?.count ?? 0);
   const activeCount = factorCount + passkeyCount;
+  // "Use by default" on the factors and the passkeys; a 403 step_up_required goes back to the check.
+  const defaultMethod = usePreferredMethod(preferredMethod, recheck);
+  const { methodGone } = defaultMethod;
+  const passkeysCounted = useCallback(
+    (count: number) => {
+      setPasskeyCount(count);
+      // The last passkey went: the server forgot them as the default in the same change.
+      if (count === 0) methodGone('passkey');
+    },
+    [methodGone],
+  );
   const stepUpToGenerate = useCallback(() => {
     setGenerateAfterStepUp(true);
     recheck();
@@ -68,12 +83,14 @@ function SecuritySettings({
         onRetry={recheck}
         onActiveCountChange={setFactorCount}
         otherMethods={passkeyCount}
+        defaultMethod={defaultMethod}
       />
       <PasskeysSection
         onStepUpRequired={stepUpForPasskey}
         resume={passkeyAfterStepUp}
         onResumeStarted={passkeyResumed}
-        onCountChange={setPasskeyCount}
+        onCountChange={passkeysCounted}
+        defaultMethod={defaultMethod}
       />
       <RecoveryCodesSection
         activeCount={activeCount}
@@ -103,6 +120,7 @@ function SecurityContent() {
         <StepUpScreens
           activeFactorsData={state.activeFactorsData}
           recoveryCodes={state.recoveryCodes}
+          preferredMethod={state.preferredMethod}
           onVerified={verified}
           onRetry={recheck}
         />
@@ -111,6 +129,7 @@ function SecurityContent() {
       return (
         <SecuritySettings
           activeFactorsData={state.activeFactorsData}
+          preferredMethod={state.preferredMethod}
           recheck={recheck}
           generateAfterStepUp={generateAfterStepUp}
           setGenerateAfterStepUp={setGenerateAfterStepUp}

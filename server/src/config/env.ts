@@ -13,6 +13,7 @@ export const DEVELOPMENT_TRUSTED_ORIGINS = [
   'http://localhost:3001',
   'http://localhost:3002',
   'http://localhost:3003',
+  'http://localhost:3004',
   'http://localhost:3100',
 ] as const;
 

@@ -103,7 +103,7 @@ function liveJsonFile<T extends z.ZodType>(
 /**
  * The remotes file for this PUBLIC_URL. Its entries' origins become the CSP's script sources, so an https portal
  * takes only https entries, and none on localhost (each visitor's own machine) unless the portal itself runs on
- * localhost (a local https rig). The default file (http://localhost:3001–3003) is for development only.
+ * localhost (a local https rig). The default file (http://localhost:3001–3004) is for development only.
  */
 function remotesSchemaFor(publicUrl: string) {
   const publicOnLoopback = isLoopbackHost(new URL(publicUrl).hostname);

@@ -243,6 +243,58 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX account_sessions_user ON account_sessions (user_id);
     `,
   },
+  {
+    // "This wasn't me" links (issue 22, devices/not-me-links.ts): the link in the notice of a 2-step method added,
+    // which removes that method and signs out every session without signing in. Used once, valid 24 hours.
+    id: '018-not-me-links',
+    sqlite: `
+      -- One row per live link: the token's SHA-256 (never the token), its account, the method it removes (method:
+      -- googleAuth, email or passkey) and which instance of it (instance: a factor's activation time, a passkey's
+      -- id), so a method removed, or removed and set up again, is not touched. ms since the epoch. No foreign key:
+      -- a link of an account that went finds no account and is refused; the expired rows are deleted by a job.
+      CREATE TABLE not_me_links (
+        token_hash  TEXT PRIMARY KEY,
+        user_id     TEXT NOT NULL,
+        method      TEXT NOT NULL,
+        instance    TEXT NOT NULL,
+        created_at  INTEGER NOT NULL,
+        expires_at  INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX not_me_links_expiry ON not_me_links (expires_at);
+    `,
+    postgres: `
+      CREATE TABLE not_me_links (
+        token_hash  TEXT PRIMARY KEY,
+        user_id     TEXT NOT NULL,
+        method      TEXT NOT NULL,
+        instance    TEXT NOT NULL,
+        created_at  BIGINT NOT NULL,
+        expires_at  BIGINT NOT NULL
+      );
+      CREATE INDEX not_me_links_expiry ON not_me_links (expires_at);
+    `,
+  },
+  {
+    // The preferred 2-step method (issue 22, factors/preferred-method.ts): the one the sign-in's 2-step page and the
+    // step-up open with. Both modes: the row names the account (Okta's user id in Okta mode) and references nothing;
+    // the method counts only while it is active, and turning it off or removing it deletes the row.
+    id: '019-preferred-method',
+    sqlite: `
+      -- method: googleAuth, email or passkey (the contract's PREFERRED_METHODS). chosen_at: ms since the epoch.
+      CREATE TABLE account_preferred_methods (
+        account_id  TEXT PRIMARY KEY,
+        method      TEXT NOT NULL CHECK (method IN ('googleAuth', 'email', 'passkey')),
+        chosen_at   INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+    `,
+    postgres: `
+      CREATE TABLE account_preferred_methods (
+        account_id  TEXT PRIMARY KEY,
+        method      TEXT NOT NULL CHECK (method IN ('googleAuth', 'email', 'passkey')),
+        chosen_at   BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Both dialects' lists: the migrations written per dialect, then the one list's. */

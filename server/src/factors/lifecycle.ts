@@ -22,6 +22,8 @@ import type { Storage } from '../storage/index.js';
 import { recordActivityOf } from './activity.js';
 import type { Actor } from './actor.js';
 import type { CodeAttempts } from './code-attempts.js';
+import type { AddedMethod, NotMeLinkIssuer } from './not-me-links.js';
+import { forgetPreferredMethod } from './preferred-method.js';
 import { activeOf, findFactor, type StepUpService } from './step-up.js';
 
 export interface FactorLifecycleOptions {
@@ -36,6 +38,8 @@ export interface FactorLifecycleOptions {
   /** The account's activity: each change's event, in its transaction. */
   activity: ActivityLog;
   now: () => number;
+  /** The "This wasn't me" links of the method-added notices, where the portal can remove a method (embedded). */
+  notMeLinks?: NotMeLinkIssuer | undefined;
 }
 
 function statusResponse(factor: IdentityFactor | undefined): FactorStatusResponse {
@@ -97,6 +101,7 @@ export class FactorLifecycle {
   private readonly notifier: Notifier;
   private readonly activity: ActivityLog;
   private readonly now: () => number;
+  private readonly notMeLinks: NotMeLinkIssuer | undefined;
 
   constructor(options: FactorLifecycleOptions) {
     ({
@@ -108,6 +113,7 @@ export class FactorLifecycle {
       notifier: this.notifier,
       activity: this.activity,
       now: this.now,
+      notMeLinks: this.notMeLinks,
     } = options);
   }
 
@@ -155,22 +161,37 @@ export class FactorLifecycle {
    * session and renews with its cookie. The step-up grants go too (the caller's is carried to its next chain),
    * the change's notice is queued, all in `tx` (the transaction of the change itself where the backend takes
    * part in it), so a phishing session that held the password or a copied refresh token is out the moment
-   * 2-step changes.
+   * 2-step changes. `added`: the method just added, whose notice carries a "This wasn't me" link that removes it.
    */
-  private async endOthersAndNotify(tx: Storage, actor: Actor, event: AccountEvent): Promise<void> {
+  private async endOthersAndNotify(
+    tx: Storage,
+    actor: Actor,
+    event: AccountEvent,
+    added?: AddedMethod,
+  ): Promise<void> {
     await this.sessions.endOtherSessions(actor.user.id, actor.sessionUid, tx, actor.tokenId);
     await this.stepUp.endOtherStepUpGrants(actor, tx);
-    await this.notifier.queue(actor.user, event, { userAgent: actor.userAgent, at: this.now() }, tx.outbox);
+    const notMeLink =
+      added && this.notMeLinks ? await this.notMeLinks.issue(tx, actor.user.id, added) : undefined;
+    const context = { userAgent: actor.userAgent, at: this.now(), notMeLink };
+    await this.notifier.queue(actor.user, event, context, tx.outbox);
     await recordActivityOf(this.activity, tx, actor.user.id, event, actor);
   }
 
   /**
    * A 2-step method kept outside the factors changed (a passkey added or removed, passkeys/), in its transaction
    * `tx`: what every factor change does (the other sessions end, the grants go, the notice is queued) and, when a
-   * method went, the recovery codes with the last one. Call `afterMethodChange` once it committed.
+   * method went, the recovery codes with the last one. Call `afterMethodChange` once it committed. `added`: the
+   * method added (its notice's "This wasn't me" link removes it).
    */
-  async recordMethodChange(tx: Storage, actor: Actor, event: AccountEvent, removed: boolean): Promise<void> {
-    await this.endOthersAndNotify(tx, actor, event);
+  async recordMethodChange(
+    tx: Storage,
+    actor: Actor,
+    event: AccountEvent,
+    removed: boolean,
+    added?: AddedMethod,
+  ): Promise<void> {
+    await this.endOthersAndNotify(tx, actor, event, added);
     if (removed) await this.stepUp.recoveryCodes.removeIfNoActiveFactor(actor, tx);
   }
 
@@ -221,7 +242,8 @@ export class FactorLifecycle {
       const active = await activation.commit(tx);
       await this.attempts.accepted(user.id, tx);
       await this.stepUp.grant(user.id, actor.grantKey, type, tx.grants);
-      await this.endOthersAndNotify(tx, actor, { type: 'factor-activated', factor: type });
+      const added = active.enrolledAt === null ? undefined : { method: type, instance: active.enrolledAt };
+      await this.endOthersAndNotify(tx, actor, { type: 'factor-activated', factor: type }, added);
       return statusResponse(active);
     });
     await this.sessions.endOtherSessionsAfterCommit(user.id);
@@ -239,6 +261,8 @@ export class FactorLifecycle {
       if (event) await this.endOthersAndNotify(tx, actor, event);
       if (event?.type === 'factor-turned-off' || event?.type === 'factor-removed') {
         await this.stepUp.recoveryCodes.removeIfNoActiveFactor(actor, tx);
+        // No default any more (issue 22): the sign-in and the step-up go back to the fixed order.
+        await forgetPreferredMethod(tx, actor.user.id, event.factor);
       }
       return { response, event };
     };

@@ -15,6 +15,7 @@ import {
   type ActiveFactorsData,
   type ChallengeResponse,
   type FactorName,
+  type PreferredMethod,
   type ReauthenticationProof,
 } from 'shared-auth/contract';
 import { HttpError, refusal } from '../http/errors.js';
@@ -26,6 +27,7 @@ import type { Storage } from '../storage/index.js';
 import type { User } from '../storage/users.js';
 import type { Actor } from './actor.js';
 import type { CodeAttempts } from './code-attempts.js';
+import { preferredAmong } from './preferred-method.js';
 import type { RecoveryCodes } from './recovery-codes.js';
 
 export interface StepUpOptions {
@@ -127,6 +129,14 @@ export class StepUpService {
       await this.activeTypes(user.id),
       await this.storage.passkeys.countUsable(user.id),
     );
+  }
+
+  /**
+   * The holder's default method (factors/preferred-method.ts) among the methods in `data` (the challenge's, or the
+   * sign-in's), or undefined: the fixed order of `data` then.
+   */
+  async preferredMethod(userId: string, data: ActiveFactorsData): Promise<PreferredMethod | undefined> {
+    return preferredAmong(await this.storage.preferredMethods.get(userId), data);
   }
 
   /**

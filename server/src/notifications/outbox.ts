@@ -57,7 +57,8 @@ export class Outbox implements Notifier {
   ): Promise<void> {
     const { subject, text } = composeNotice(event, context, this.options.portalUrl);
     const now = this.options.now();
-    await within.add({ userId: recipient.id, to: recipient.email, subject, text }, now);
+    const secret = context.notMeLink !== undefined;
+    await within.add({ userId: recipient.id, to: recipient.email, subject, text, secret }, now);
     this.kick();
   }
 

@@ -197,9 +197,19 @@ export function subjectOf(event: AccountEvent): string {
   return partsOf(event).subject;
 }
 
+/** The lines of a method-added notice's "This wasn't me" link (devices/not-me-links.ts says what it does). */
+export function notMeLinkLines(link: string): string[] {
+  return [
+    "If you didn't add this, someone else may know your password. This link removes exactly this method and signs out every browser and device, with no need to sign in. It works once, for 24 hours:",
+    link,
+    '',
+  ];
+}
+
 /**
  * The notice mailed to the account holder: what happened, when, from which browser, and what to do if it wasn't
- * them. Plain text, and never a secret, code or token: only the event, the time and the browser's name.
+ * them. Plain text, and never a secret, code or token: only the event, the time and the browser's name, and for a
+ * method added its single-use "This wasn't me" link (the outbox keeps such a notice sealed).
  */
 export function composeNotice(event: AccountEvent, context: EventContext, portalUrl: string): Notice {
   const parts = partsOf(event);
@@ -215,6 +225,7 @@ export function composeNotice(event: AccountEvent, context: EventContext, portal
       '',
       "If this was you, you don't need to do anything.",
       '',
+      ...(context.notMeLink === undefined ? [] : notMeLinkLines(context.notMeLink)),
       parts.ifNotYou,
       `- change your password now on the Password page of My Profile: ${portalUrl}/password`,
       `- check 2-step verification on the Security page: ${portalUrl}/security`,

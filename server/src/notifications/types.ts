@@ -43,6 +43,11 @@ export interface EventContext {
   userAgent?: string | undefined;
   /** ms since the epoch (the app's clock). */
   at: number;
+  /**
+   * The "This wasn't me" link of a method-added notice (it holds a single-use token: the notice is then kept
+   * sealed until sent, and wiped then).
+   */
+  notMeLink?: string | undefined;
 }
 
 export interface NotificationRecipient {

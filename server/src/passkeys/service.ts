@@ -19,6 +19,7 @@ import {
 import type { Actor } from '../factors/actor.js';
 import type { CodeAttempts } from '../factors/code-attempts.js';
 import type { FactorLifecycle } from '../factors/lifecycle.js';
+import { forgetPreferredMethod } from '../factors/preferred-method.js';
 import { stepUpRequired, type StepUpService } from '../factors/step-up.js';
 import { HttpError, refusal } from '../http/errors.js';
 import type { IdentityFactors } from '../identity/factors.js';
@@ -127,6 +128,13 @@ export class PasskeyService {
    * ceremony can run on the portal's pages (otherwise they are the org's sign-in's to check, as its other factors).
    */
   async challenge(user: User, sessionId: string): Promise<ChallengeResponse> {
+    const challenge = await this.methodsChallenge(user, sessionId);
+    // The holder's default (issue 22) among the methods offered here, Okta's passkeys included.
+    const preferredMethod = await this.options.stepUp.preferredMethod(user.id, challenge.activeFactorsData);
+    return preferredMethod ? { ...challenge, preferredMethod } : challenge;
+  }
+
+  private async methodsChallenge(user: User, sessionId: string): Promise<ChallengeResponse> {
     const { stepUp } = this.options;
     const challenge = await stepUp.challenge(user, sessionId);
     if (this.backend.inStorage || !this.backend.stepUp) return challenge;
@@ -185,6 +193,7 @@ export class PasskeyService {
         actor,
         { type: 'passkey-added', name: registration.name },
         false,
+        { method: 'passkey', instance: passkey.id },
       );
       return passkey;
     });
@@ -223,13 +232,18 @@ export class PasskeyService {
         const removal = await this.backend.remove(user.id, id, tx, lastMethodRule(tx));
         if (!removal) throw notFound();
         await factors.recordMethodChange(tx, actor, { type: 'passkey-removed', name: removal.name }, true);
+        // The last usable passkey gone: passkeys are no default any more (issue 22).
+        if ((await this.backend.countUsable(user.id, tx)) === 0)
+          await forgetPreferredMethod(tx, user.id, 'passkey');
       });
     } else {
       const removal = await this.backend.remove(user.id, id, undefined, lastMethodRule(undefined));
       if (!removal) throw notFound();
-      await this.storage.transaction((tx) =>
-        factors.recordMethodChange(tx, actor, { type: 'passkey-removed', name: removal.name }, true),
-      );
+      const noneLeft = (await this.backend.countUsable(user.id)) === 0;
+      await this.storage.transaction(async (tx) => {
+        await factors.recordMethodChange(tx, actor, { type: 'passkey-removed', name: removal.name }, true);
+        if (noneLeft) await forgetPreferredMethod(tx, user.id, 'passkey');
+      });
     }
     await factors.afterMethodChange(actor);
     return this.list(user.id);

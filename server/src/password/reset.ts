@@ -261,9 +261,13 @@ export class PasswordReset implements PasswordResetFlow {
    * The account's 2-step situation: whether a proof must come first (an active factor other than email, or a
    * passkey that works), and whether email is its only method.
    */
-  private async secondFactor(
-    user: User,
-  ): Promise<{ required: boolean; emailOnly: boolean; authenticator: boolean; passkeys: boolean }> {
+  private async secondFactor(user: User): Promise<{
+    required: boolean;
+    emailOnly: boolean;
+    authenticator: boolean;
+    passkeys: boolean;
+    usablePasskeys: number;
+  }> {
     const [active, passkeys] = await Promise.all([
       this.deps.stepUp.activeTypes(user.id),
       this.deps.passkeys ? this.deps.passkeys.usable(user.id) : Promise.resolve(0),
@@ -274,6 +278,7 @@ export class PasswordReset implements PasswordResetFlow {
       emailOnly: others.length === 0 && passkeys === 0 && active.includes('email'),
       authenticator: others.length > 0,
       passkeys: passkeys > 0,
+      usablePasskeys: passkeys,
     };
   }
 
@@ -286,12 +291,18 @@ export class PasswordReset implements PasswordResetFlow {
       this.deps.recoveryCodes?.left(user.id) ?? Promise.resolve(0),
       this.secondFactor(user),
     ]);
+    // The holder's default leads when this page offers it (issue 22), as on the sign-in's 2-step page. Only the
+    // passkey can: the code field leads anyway, and email is never asked here (the link proves the mailbox).
+    const preferred = factor.passkeys
+      ? await this.deps.stepUp.preferredMethod(user.id, { passkey: { count: factor.usablePasskeys } })
+      : undefined;
     return {
       kind: 'code',
       statusCode,
       recoveryCodes: left > 0,
       authenticator: factor.authenticator,
       passkeys: factor.passkeys,
+      ...(preferred === 'passkey' ? { lead: preferred } : {}),
       ...extra,
     };
   }

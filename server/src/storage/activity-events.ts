@@ -46,6 +46,8 @@ export interface ActivityEventStore {
   append(event: NewActivityEvent): Promise<string>;
   /** The user's events, newest first (time, then id, descending), at most `limit`. */
   list(userId: string, query: ActivityListQuery): Promise<ActivityEventRecord[]>;
+  /** One event of the user's, at or after `since` (ms); undefined for another account's id or none. */
+  find(userId: string, id: string, since: number): Promise<ActivityEventRecord | undefined>;
   /** Deletes every event older than `cutoff` (ms); returns how many. */
   deleteOlderThan(cutoff: number): Promise<number>;
 }
@@ -84,6 +86,21 @@ interface Row {
 
 const COLUMNS = 'id, user_id, kind, detail, at, browser, os, device_type, country, address';
 
+function toRecord(row: Row): ActivityEventRecord {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    kind: row.kind,
+    detail: row.detail,
+    at: Number(row.at),
+    browser: row.browser,
+    os: row.os,
+    deviceType: row.device_type,
+    country: row.country,
+    address: row.address,
+  };
+}
+
 /** Activity events over `Sql`. */
 export class SqlActivityEventStore implements ActivityEventStore {
   constructor(private readonly sql: Sql) {}
@@ -105,6 +122,14 @@ export class SqlActivityEventStore implements ActivityEventStore {
     return id;
   }
 
+  async find(userId: string, id: string, since: number): Promise<ActivityEventRecord | undefined> {
+    const row = await this.sql.get<Row>(
+      `SELECT ${COLUMNS} FROM activity_events WHERE id = ? AND user_id = ? AND at >= ?`,
+      [id, userId, since],
+    );
+    return row && toRecord(row);
+  }
+
   async list(userId: string, { before, since, limit }: ActivityListQuery): Promise<ActivityEventRecord[]> {
     const rows = before
       ? await this.sql.all<Row>(
@@ -118,18 +143,7 @@ export class SqlActivityEventStore implements ActivityEventStore {
            ORDER BY at DESC, id DESC LIMIT ?`,
           [userId, since, limit],
         );
-    return rows.map((row) => ({
-      id: row.id,
-      userId: row.user_id,
-      kind: row.kind,
-      detail: row.detail,
-      at: Number(row.at),
-      browser: row.browser,
-      os: row.os,
-      deviceType: row.device_type,
-      country: row.country,
-      address: row.address,
-    }));
+    return rows.map(toRecord);
   }
 
   async deleteOlderThan(cutoff: number): Promise<number> {

@@ -5,9 +5,11 @@ import type { UserStore } from './users.js';
 import type { GrantStore } from './grants.js';
 import type { FactorStore } from './factors.js';
 import type { MailboxStore } from './mailbox.js';
+import type { NotMeLinkStore } from './not-me-links.js';
 import type { OutboxStore } from './outbox.js';
 import type { PasskeyStore } from './passkeys.js';
 import type { PasswordResetStore } from './password-resets.js';
+import type { PreferredMethodStore } from './preferred-methods.js';
 import type { ProviderStore } from './provider.js';
 import type { RecoveryCodeStore } from './recovery-codes.js';
 import type { RequestWindows } from './request-windows.js';
@@ -60,6 +62,8 @@ export interface Storage {
   mailbox: MailboxStore;
   /** Password reset links, as hashes (password/reset.ts). */
   passwordResets: PasswordResetStore;
+  /** "This wasn't me" links of the method-added notices, as hashes (devices/not-me-links.ts), embedded mode. */
+  notMeLinks: NotMeLinkStore;
   /** Notices to account holders waiting to be sent. */
   outbox: OutboxStore;
   /** Okta mode's per-account "not before" of access tokens (auth/token-not-before.ts). */
@@ -68,4 +72,6 @@ export interface Storage {
   activity: ActivityEventStore;
   /** What the Devices list shows of each sign-in session (devices/), embedded mode. */
   accountSessions: AccountSessionStore;
+  /** The account's preferred 2-step method (factors/preferred-method.ts), both modes. */
+  preferredMethods: PreferredMethodStore;
 }

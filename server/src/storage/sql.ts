@@ -5,9 +5,11 @@ import { SqlUserStore } from './users.js';
 import { carriedGrantKey, chainGrantKey, sessionGrantKey, SqlGrantStore } from './grants.js';
 import { SqlFactorStore } from './factors.js';
 import { SqlMailboxStore } from './mailbox.js';
+import { SqlNotMeLinkStore } from './not-me-links.js';
 import { SqlOutboxStore } from './outbox.js';
 import { SqlPasskeyStore } from './passkeys.js';
 import { SqlPasswordResetStore } from './password-resets.js';
+import { preferredMethodStore } from './preferred-methods.js';
 import type { AtRestSealing } from './sealing.js';
 import { SqlProviderStore } from './provider.js';
 import { SqlRecoveryCodeStore } from './recovery-codes.js';
@@ -69,10 +71,12 @@ export function storageOver(sql: Sql, sealing: AtRestSealing): Storage {
     requestWindows: new SqlRequestWindows(sql),
     mailbox: new SqlMailboxStore(sql),
     passwordResets: new SqlPasswordResetStore(sql),
+    notMeLinks: new SqlNotMeLinkStore(sql),
     outbox: new SqlOutboxStore(sql, sealing.outbox),
     tokenNotBefore: tokenNotBeforeStore(sql),
     activity: new SqlActivityEventStore(sql),
     accountSessions: new SqlAccountSessionStore(sql),
+    preferredMethods: preferredMethodStore(sql),
   };
   return storage;
 }

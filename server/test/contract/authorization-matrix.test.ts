@@ -46,6 +46,10 @@ function bodyOf(call: ApiCall, account: ContractAccount): unknown {
     return { response: { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: {} } };
   }
   if (call === apiCalls.passkeyRename) return { name: 'Mallory' };
+  // The victim's active method: only the authorization stands between this and a change.
+  if (call === apiCalls.preferredMethod) return { method: 'googleAuth' };
+  // An event id of the right shape (the victim's own or not: the authorization refuses before it is looked up).
+  if (call === apiCalls.activityNotMe) return { eventId: 'AAAAAAAAAAAAAAAAAAAA' };
   return undefined;
 }
 
@@ -218,6 +222,7 @@ const PORTAL_TABLES: Record<string, string> = {
   mailbox_messages: '*',
   notifications: 'user_id, subject, created_at',
   revoked_access_tokens: '*',
+  account_preferred_methods: '*',
 };
 
 /** Everything a refused call could have changed: each account at the source, and the portal's tables. */

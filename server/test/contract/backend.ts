@@ -308,7 +308,9 @@ function startOkta(
     // The stand-in checks TOTP codes and auth_time against the real clock: the portal's starts there.
     const clock = handClock(() => Date.now());
     const buildOptions: Omit<BuildOptions, 'logger'> = { now: clock.now };
-    const t = await startOktaPortal(org(), options.env ?? {}, buildOptions);
+    // The service app also reads the System Log (the account's activity in Okta mode).
+    const env = { OKTA_SCOPES: 'okta.users.read okta.users.manage okta.logs.read', ...options.env };
+    const t = await startOktaPortal(org(), env, buildOptions);
     const { app } = t;
     const token = (account: ContractAccount, authTimeAgoMs = 0) =>
       server.token(

@@ -181,6 +181,30 @@ const CALLS: SpecCall[] = [
     variants: [{ path: (sub) => pathOf(apiCalls.sessionsSignOutEverywhere.path, { sub }), body: () => ({}) }],
     portal: true,
   },
+  // Issue 22's "This wasn't me" on an event (no step-up: the token alone decides).
+  {
+    method: 'POST',
+    spec: '/api/v1/users/{sub}/activity/not-me',
+    variants: [
+      {
+        path: (sub) => pathOf(apiCalls.activityNotMe.path, { sub }),
+        body: () => ({ eventId: 'AAAAAAAAAAAAAAAAAAAA' }),
+      },
+    ],
+    portal: true,
+  },
+  // Issue 22's preferred 2-step method (the victim's active method: only the authorization decides).
+  {
+    method: 'PUT',
+    spec: '/api/v1/users/{sub}/multifactor/preferred',
+    variants: [
+      {
+        path: (sub) => pathOf(apiCalls.preferredMethod.path, { sub }),
+        body: () => ({ method: 'googleAuth' }),
+      },
+    ],
+    portal: true,
+  },
 ];
 
 interface Expected {
@@ -311,6 +335,8 @@ async function snapshot(): Promise<Record<string, unknown[]>> {
     'notifications',
     'oidc_payloads',
     'revoked_access_tokens',
+    'account_preferred_methods',
+    'not_me_links',
   ];
   // A valid call (the setup's own) moves its session's "last active": not a change a refusal could make.
   const columnsOf = (table: string) =>
@@ -390,9 +416,9 @@ afterAll(async () => {
 });
 
 describe("authorization matrix: the spec calls × the embedded provider's token flaws", () => {
-  it("has the spec section 7 calls, 19 of them, and the portal's own: reauthenticate, the recovery codes', the activity, the devices", () => {
+  it("has the spec section 7 calls, 19 of them, and the portal's own: reauthenticate, the recovery codes', the activity and its not-me report, the devices, the preferred method", () => {
     expect(CALLS.filter((call) => !call.portal)).toHaveLength(19);
-    expect(new Set(CALLS.map(rowName)).size).toBe(28);
+    expect(new Set(CALLS.map(rowName)).size).toBe(30);
   });
 
   it('starts from a victim who must step up (sanity of the setup)', async () => {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SignJWT, type JWK } from 'jose';
+import { sharedEmailRun } from 'shared-auth/contract';
 import type { BuildOptions } from '../../src/app.js';
 import { startApp, tempDir, type TestApp } from '../helpers.js';
 import { pooledRsaKeyPair } from './key-material.js';
@@ -118,7 +119,18 @@ export function newOrgAccount(
 ): OrgAccount {
   orgAccounts += 1;
   const login = `${firstName.toLowerCase()}${orgAccounts}x${randomBytes(3).toString('hex')}@customer.example`;
-  const password = `Pw-${randomBytes(4).toString('hex')}-Secure-7`;
+  const password = passwordUnlike(login, 'Pw', 'Secure-7');
   const user = org.addUser({ profile: { login, email: login, firstName, lastName, countryCode }, password });
   return { id: user.id, login, password };
+}
+
+/**
+ * A random password `{prefix}-{8 hex}-{suffix}` that shares no 3-character run with `login`: the password policy
+ * refuses one that does, and random hex beside the login's own random hex did so about once in a few hundred runs.
+ */
+export function passwordUnlike(login: string, prefix = 'Nw', suffix = 'Secure-8'): string {
+  for (;;) {
+    const password = `${prefix}-${randomBytes(4).toString('hex')}-${suffix}`;
+    if (sharedEmailRun(password, login) === undefined) return password;
+  }
 }

@@ -1,5 +1,5 @@
 import { apiCallers, type ApiRequester } from './caller.js';
-import { ACTIVITY_EVENT_KINDS, activityQuerySchema } from './activity.js';
+import { ACTIVITY_EVENT_KINDS, activityNotMeBodySchema, activityQuerySchema } from './activity.js';
 
 /** A requester that records the requests and answers an empty page. */
 function recording() {
@@ -41,5 +41,23 @@ describe('the activity call', () => {
     expect(activityQuerySchema.safeParse({ limit: '0' }).success).toBe(false);
     expect(activityQuerySchema.safeParse({ before: 'yesterday' }).success).toBe(false);
     expect(new Set(ACTIVITY_EVENT_KINDS).size).toBe(ACTIVITY_EVENT_KINDS.length);
+  });
+});
+
+describe('"This wasn\'t me" body', () => {
+  it("takes an event id of the portal's or of the org's System Log, and nothing else", () => {
+    expect(activityNotMeBodySchema.safeParse({ eventId: '00A1B2C3DaBcDeFgHiJk' }).success).toBe(true);
+    expect(
+      activityNotMeBodySchema.safeParse({ eventId: '0f8e8c2a-5d1b-11ef-8a6b-2b7584bf8d5a' }).success,
+    ).toBe(true);
+    for (const body of [
+      {},
+      { eventId: '' },
+      { eventId: 'a b' },
+      { eventId: 'x'.repeat(65) },
+      { eventId: 'A', sub: 'B' },
+    ]) {
+      expect(activityNotMeBodySchema.safeParse(body).success).toBe(false);
+    }
   });
 });

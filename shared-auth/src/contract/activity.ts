@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 /**
  * Activity (issue 22): the account's security events of the last 90 days, newest first, paged. The server writes
- * each in the transaction of the change it records (never from the browser); the page shows them. Embedded mode
- * only: in Okta mode the call answers 501 `activity_unavailable` (the org's System Log is not read yet).
+ * each in the transaction of the change it records (never from the browser); the page shows them. In Okta mode the
+ * server reads them from the org's System Log (501 `activity_unavailable` when its credentials may not read it).
  */
 
 /**
@@ -19,7 +19,9 @@ import { z } from 'zod';
  * - `recovery-codes-generated`: a new set of recovery codes was made (the old one stopped working);
  * - `recovery-code-used`: a recovery code was used; `detail` is what for (RECOVERY_CODE_USES);
  * - `sessions-signed-out`: sessions were signed out on the Devices list; `detail` is which (SESSION_SIGN_OUT_SCOPES:
- *   `one` other session, all `others`, or `everywhere`).
+ *   `one` other session, all `others`, or `everywhere`);
+ * - `reported-not-me`: the holder reported an event as not theirs ("This wasn't me"), which signed out every
+ *   session of the account; `detail` is the reported event's kind.
  * For the method kinds `detail` is the method (ACTIVITY_METHODS).
  */
 export const ACTIVITY_EVENT_KINDS = [
@@ -35,6 +37,7 @@ export const ACTIVITY_EVENT_KINDS = [
   'recovery-codes-generated',
   'recovery-code-used',
   'sessions-signed-out',
+  'reported-not-me',
 ] as const;
 export const activityEventKindSchema = z.enum(ACTIVITY_EVENT_KINDS);
 export type ActivityEventKind = z.infer<typeof activityEventKindSchema>;
@@ -66,6 +69,14 @@ export type DeviceType = (typeof DEVICE_TYPES)[number];
 
 /** A page's cursor: opaque to the page (the `next` of the page before), `<ms>_<event id>` on the wire. */
 export const ACTIVITY_CURSOR_PATTERN = /^\d{1,15}_[A-Za-z0-9]{20}$/;
+/**
+ * Okta mode's cursor: `o<until ms>.<after>`, the position of the org's System Log's next page (its `until` and its
+ * opaque `after` token, URL-safe characters only). Each mode takes only its own form (the server refuses the other
+ * with the same 400), so embedded mode's check is as strict as the pattern above.
+ */
+export const ORG_ACTIVITY_CURSOR_PATTERN = /^o\d{1,15}\.[A-Za-z0-9._~-]{1,200}$/;
+/** The refusal of a `before` that is not the `next` of an earlier page (of this mode). */
+export const ACTIVITY_CURSOR_ERROR = 'before must be the next of an earlier page';
 
 /**
  * GET /api/v1/users/{sub}/activity?before=<cursor>&limit=<n>: `before` the `next` of the page before (absent: the
@@ -75,7 +86,9 @@ export const activityQuerySchema = z.object(
   {
     before: z
       .string({ error: 'before must be text' })
-      .regex(ACTIVITY_CURSOR_PATTERN, { error: 'before must be the next of an earlier page' })
+      .refine((text) => ACTIVITY_CURSOR_PATTERN.test(text) || ORG_ACTIVITY_CURSOR_PATTERN.test(text), {
+        error: ACTIVITY_CURSOR_ERROR,
+      })
       .optional(),
     limit: z
       .string({ error: 'limit must be a whole number' })
@@ -114,3 +127,17 @@ export const activityPageSchema = z.object({
   next: z.string().nullable(),
 });
 export type ActivityPage = z.infer<typeof activityPageSchema>;
+
+/**
+ * POST /api/v1/users/{sub}/activity/not-me: the holder reports one of their events ("This wasn't me"). `eventId` is
+ * an event's `id` from the list (the portal's own ids, or the org's System Log ids in Okta mode).
+ */
+export const activityNotMeBodySchema = z.strictObject(
+  {
+    eventId: z
+      .string({ error: 'eventId must be text' })
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'eventId must be the id of an event in the list' }),
+  },
+  { error: 'The body takes eventId only' },
+);
+export type ActivityNotMeBody = z.infer<typeof activityNotMeBodySchema>;

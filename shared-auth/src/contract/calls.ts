@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { activityPageSchema, activityQuerySchema } from './activity.js';
+import { activityNotMeBodySchema, activityPageSchema, activityQuerySchema } from './activity.js';
 import { defineCall, subParamsSchema, type ApiCall } from './call.js';
 import {
   FACTOR_NAMES,
@@ -13,6 +13,8 @@ import {
   factorDetailsResponseSchema,
   factorStatusResponseSchema,
   googleEnrollResponseSchema,
+  preferredMethodBodySchema,
+  preferredMethodResponseSchema,
   resetBodySchema,
 } from './multifactor.js';
 import {
@@ -299,6 +301,15 @@ export const apiCalls = {
     response: activityPageSchema,
     errors: ['federatedUser', 'activityUnavailable'],
   }),
+  activityNotMe: defineCall({
+    method: 'POST',
+    path: '/api/v1/users/:sub/activity/not-me',
+    params: subParamsSchema,
+    body: activityNotMeBodySchema,
+    response: signedOutEverywhereSchema,
+    // notFound: no event of the caller's has this id (another account's answers the same).
+    errors: ['federatedUser', 'notFound', 'upstreamFailed', 'serviceUnavailable'],
+  }),
   sessions: defineCall({
     method: 'GET',
     path: '/api/v1/users/:sub/sessions',
@@ -345,6 +356,16 @@ export const apiCalls = {
       'noLocalPassword',
       'hasActiveFactor',
     ],
+  }),
+  // Issue 22: "Use by default" on an active 2-step method (under step-up, as every factor change).
+  preferredMethod: defineCall({
+    method: 'PUT',
+    path: '/api/v1/users/:sub/multifactor/preferred',
+    params: subParamsSchema,
+    body: preferredMethodBodySchema,
+    response: preferredMethodResponseSchema,
+    // factorState: the method is not active on the account.
+    errors: ['federatedUser', 'stepUpRequired', 'factorState'],
   }),
   multifactor: {
     googleAuth: multifactorCallsOf('googleAuth'),

@@ -8,6 +8,16 @@ export const factorNameSchema = z.enum(['googleAuth', 'email']);
 export type FactorName = z.infer<typeof factorNameSchema>;
 export const FACTOR_NAMES: readonly FactorName[] = factorNameSchema.options;
 
+/**
+ * The 2-step methods a holder can make their default (issue 22): the factors, and `passkey` for all of the holder's
+ * passkeys together. The sign-in's 2-step page and the step-up screens open with it; the others stay one click away.
+ */
+export const preferredMethodSchema = z.enum(['googleAuth', 'email', 'passkey'], {
+  error: 'method must be googleAuth, email or passkey',
+});
+export type PreferredMethod = z.infer<typeof preferredMethodSchema>;
+export const PREFERRED_METHODS: readonly PreferredMethod[] = preferredMethodSchema.options;
+
 /** What the portal calls each factor in its answers and notices: the one table of the factors' labels. */
 export const FACTOR_LABELS = {
   googleAuth: 'Google Authenticator',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { preferredMethodSchema } from './factors.js';
 
 /** The 2-step factors' calls (spec sections 3 and 7): /api/multifactor/{googleauth|email}/{sub}/… */
 
@@ -69,3 +70,22 @@ export type FactorStatusResponse = z.infer<typeof factorStatusResponseSchema>;
 
 /** The server refuses to turn off or remove a factor unless this many are active (spec section 9). */
 export const MIN_ACTIVE_FACTORS_TO_TURN_OFF = 2;
+
+/**
+ * PUT /api/v1/users/{sub}/multifactor/preferred: "Use by default" on one of the holder's active 2-step methods. Under
+ * step-up like every factor change; a method that is not active is refused (409 factor_state).
+ */
+export const preferredMethodBodySchema = z.strictObject(
+  { method: preferredMethodSchema },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys'
+        ? `Unknown field: ${issue.keys.join(', ')}`
+        : 'The body must be a JSON object with method',
+  },
+);
+export type PreferredMethodBody = z.infer<typeof preferredMethodBodySchema>;
+
+/** The answer: the holder's default method now. */
+export const preferredMethodResponseSchema = z.object({ preferredMethod: preferredMethodSchema });
+export type PreferredMethodResponse = z.infer<typeof preferredMethodResponseSchema>;

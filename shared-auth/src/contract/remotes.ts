@@ -26,7 +26,8 @@ export type RemotesConfig = z.infer<typeof remotesConfigSchema>;
  * - Sharing: shared-auth, shared-ui and shared-router are Module Federation singletons with `strictVersion` and
  *   `requiredVersion: ^{the version it was built against}` (webpack.base.js). A remote built against another major,
  *   or a newer minor than the portal provides (a call the portal's copy lacks), is refused when it loads (the shell
- *   says so, on that page only); it never gets a second copy of the auth context. New calls are a new minor.
+ *   says so, on that page only); it never gets a second copy of the auth context. New calls, and a new remote
+ *   in REMOTE_PAGES, are a new minor.
  * A change that breaks any of this is a new major version of shared-auth. remotes.contract.test.ts fails CI when a
  * remote's webpack exposes, the shell's pages or the remotes file drift from these names.
  */
@@ -34,6 +35,7 @@ export const REMOTE_PAGES = {
   remote_profile: './ProfilePage',
   remote_password: './PasswordPage',
   remote_security: './SecurityPage',
+  remote_activity: './ActivityPage',
 } as const;
 export type RemoteName = keyof typeof REMOTE_PAGES;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { preferredMethodSchema } from './factors.js';
 
 /** Step-up verification (spec sections 3, 4 and 7). The server decides; the browser only shows the screens. */
 
@@ -25,6 +26,11 @@ export const challengeResponseSchema = z.object({
    * Not a factor (never in activeFactorsData); a server of the spec sends none.
    */
   recoveryCodes: z.object({ left: z.number().int().min(1) }).optional(),
+  /**
+   * The holder's default method (issue 22), only while it is among `activeFactorsData`: the screens open with it.
+   * Absent: the fixed order. A server of the spec sends none.
+   */
+  preferredMethod: preferredMethodSchema.optional(),
 });
 export type ChallengeResponse = z.infer<typeof challengeResponseSchema>;
 

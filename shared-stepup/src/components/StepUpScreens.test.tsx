@@ -45,10 +45,12 @@ function screens(
     factors = BOTH,
     onRetry = jest.fn(),
     recoveryCodes,
+    preferredMethod,
   }: {
     factors?: typeof BOTH;
     onRetry?: () => void;
     recoveryCodes?: ChallengeResponse['recoveryCodes'];
+    preferredMethod?: ChallengeResponse['preferredMethod'];
   } = {},
 ) {
   return (
@@ -57,6 +59,7 @@ function screens(
         <StepUpScreens
           activeFactorsData={factors}
           recoveryCodes={recoveryCodes}
+          preferredMethod={preferredMethod}
           onVerified={onVerified}
           onRetry={onRetry}
         />
@@ -377,5 +380,41 @@ describe('StepUpScreens: Use a recovery code', () => {
     render(screens(ALICE));
     expect(recoveryHeading()).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Verify to continue' })).toBeInTheDocument();
+  });
+});
+
+describe('StepUpScreens with a default method (issue 22)', () => {
+  it('Verify opens the default first; "Use another method" lists every method, the default first', async () => {
+    sendMock.mockResolvedValue(undefined);
+    render(screens(ALICE, jest.fn(), { preferredMethod: 'email' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText(/a\.\.\.\.e@example\.com/)).toBeInTheDocument();
+    expect(gaHeading()).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Use another method' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Select a verification method to continue' }),
+    ).toBeInTheDocument();
+    const methods = screen
+      .getAllByRole('button', { name: /^Verify with/ })
+      .map((button) => button.textContent);
+    expect(methods).toEqual(['Verify with Email', 'Verify with Google Authenticator']);
+    await userEvent.click(screen.getByRole('button', { name: 'Verify with Google Authenticator' }));
+    expect(gaHeading()).toBeInTheDocument();
+  });
+
+  it('without a default: the selection in the fixed order, and no "Use another method"', async () => {
+    render(screens(ALICE));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Verify with Google Authenticator' }));
+    expect(gaHeading()).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Use another method' })).not.toBeInTheDocument();
+  });
+
+  it('a default that is not active is ignored: the fixed order', async () => {
+    render(screens(ALICE, jest.fn(), { factors: { googleAuth: {} }, preferredMethod: 'passkey' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(gaHeading()).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Use another method' })).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,12 @@
 import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { Button, Flex, Typography, WaitDialog } from 'shared-ui';
-import { useApiClient, useAuth, type ActiveFactorsData, type ChallengeResponse } from 'shared-auth';
+import {
+  useApiClient,
+  useAuth,
+  type ActiveFactorsData,
+  type ChallengeResponse,
+  type StepUpFactorType,
+} from 'shared-auth';
 import {
   getPasskeyOptions,
   sendEmailChallenge,
@@ -26,6 +32,8 @@ export interface StepUpScreensProps {
   activeFactorsData: ActiveFactorsData;
   /** The challenge's `recoveryCodes`: when present, the screens offer 'Use a recovery code'. */
   recoveryCodes?: ChallengeResponse['recoveryCodes'];
+  /** The challenge's `preferredMethod` (issue 22): Verify opens it first; absent, the fixed order. */
+  preferredMethod?: ChallengeResponse['preferredMethod'] | undefined;
   /** A code was accepted: the page moves on (the Security page to NO_CHALLENGE, the Password page saves). */
   onVerified: () => void;
   /**
@@ -72,17 +80,29 @@ export function StepUpScreens(props: StepUpScreensProps) {
   return <Screens key={user.sub} sub={user.sub} {...props} />;
 }
 
+/** The selection's button of each method it lists (SMS has no screen of its own here). */
+const SELECT_LABELS: Partial<Record<StepUpFactorType, string>> = {
+  googleAuth: 'Verify with Google Authenticator',
+  email: 'Verify with Email',
+  passkey: PASSKEY_STEP_UP_TEXTS.select,
+};
+
 function Screens({
   sub,
   activeFactorsData,
   recoveryCodes,
+  preferredMethod,
   onVerified,
   onRetry,
 }: StepUpScreensProps & { sub: string }) {
   const client = useApiClient();
-  const factors = useMemo(() => factorsOf(activeFactorsData), [activeFactorsData]);
+  // The holder's default first, then the fixed order: the selection lists them so.
+  const factors = useMemo(
+    () => factorsOf(activeFactorsData, preferredMethod),
+    [activeFactorsData, preferredMethod],
+  );
   const [flow, dispatch] = useReducer(stepUpFlowReducer, factors, (list) =>
-    initialStepUpFlow(list, loadStepUpState(sub), recoveryCodes !== undefined),
+    initialStepUpFlow(list, loadStepUpState(sub), recoveryCodes !== undefined, preferredMethod),
   );
 
   useEffect(() => saveStepUpState(sub, flow.status), [sub, flow.status]);
@@ -119,6 +139,18 @@ function Screens({
     </Button>
   ) : null;
 
+  // Under the default method's screen: the other methods, one click away.
+  const otherMethodsLink =
+    flow.preferred !== undefined && factors.length > 1 ? (
+      <Button
+        type="link"
+        onClick={() => dispatch({ type: 'OTHER_METHODS' })}
+        style={{ alignSelf: 'flex-start', paddingLeft: 0 }}
+      >
+        Use another method
+      </Button>
+    ) : null;
+
   let screen;
   switch (flow.status) {
     case 'START':
@@ -141,19 +173,14 @@ function Screens({
             Select a verification method to continue
           </Typography.Title>
           <Flex vertical gap={12} style={{ maxWidth: 360 }}>
-            {factors.includes('googleAuth') ? (
-              <Button onClick={() => dispatch({ type: 'SELECT', factor: 'googleAuth' })}>
-                Verify with Google Authenticator
-              </Button>
-            ) : null}
-            {factors.includes('email') ? (
-              <Button onClick={() => dispatch({ type: 'SELECT', factor: 'email' })}>Verify with Email</Button>
-            ) : null}
-            {factors.includes('passkey') ? (
-              <Button onClick={() => dispatch({ type: 'SELECT', factor: 'passkey' })}>
-                {PASSKEY_STEP_UP_TEXTS.select}
-              </Button>
-            ) : null}
+            {factors.map((factor) => {
+              const label = SELECT_LABELS[factor];
+              return label ? (
+                <Button key={factor} onClick={() => dispatch({ type: 'SELECT', factor })}>
+                  {label}
+                </Button>
+              ) : null;
+            })}
             {recoveryCodeLink}
             <Button
               type="link"
@@ -179,6 +206,7 @@ function Screens({
             onVerified={verified}
             onCancel={cancel}
           />
+          {otherMethodsLink}
           {recoveryCodeLink}
         </section>
       );
@@ -196,6 +224,7 @@ function Screens({
             onCancel={cancel}
             onSendFailed={() => dispatch({ type: 'EMAIL_SEND_FAILED' })}
           />
+          {otherMethodsLink}
           {recoveryCodeLink}
         </>
       );
@@ -214,6 +243,7 @@ function Screens({
             onVerified={verified}
             onCancel={cancel}
           />
+          {otherMethodsLink}
           {recoveryCodeLink}
         </>
       );

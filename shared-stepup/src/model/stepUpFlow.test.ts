@@ -310,3 +310,62 @@ describe('step-up flow: passkeys', () => {
     expect(initialStepUpFlow(['passkey'], 'FACTOR_SELECTION').status).toBe('START');
   });
 });
+
+describe('step-up flow: the default method (issue 22)', () => {
+  const withDefault = (state: StepUpFlowStatus, preferred: StepUpFlow['preferred']): StepUpFlow => ({
+    ...flow(state),
+    ...(preferred ? { preferred } : {}),
+  });
+
+  it('lists the default first, then the fixed order; a default that is not active changes nothing', () => {
+    const data = { googleAuth: {}, email: { maskedEmail: 'a....e@x.org' }, passkey: { count: 1 } };
+    expect(factorsOf(data, 'passkey')).toEqual(['passkey', 'googleAuth', 'email']);
+    expect(factorsOf(data, 'email')).toEqual(['email', 'googleAuth', 'passkey']);
+    expect(factorsOf({ googleAuth: {} }, 'email')).toEqual(['googleAuth']);
+  });
+
+  it('keeps the default only when it is among the factors', () => {
+    expect(initialStepUpFlow([...both], undefined, false, 'email')).toEqual(withDefault('START', 'email'));
+    expect(initialStepUpFlow(['googleAuth'], undefined, false, 'email')).toEqual(
+      flow('START', ['googleAuth']),
+    );
+  });
+
+  it("START + Verify opens the default's screen, with no loading dialog", () => {
+    expect(stepUpFlowReducer(withDefault('START', 'email'), { type: 'VERIFY' })).toEqual(
+      withDefault('EMAIL_VERIFY', 'email'),
+    );
+    expect(stepUpFlowReducer(withDefault('START', 'googleAuth'), { type: 'VERIFY' }).status).toBe(
+      'GA_VERIFY',
+    );
+    const passkeyFirst = {
+      ...withDefault('START', 'passkey'),
+      factors: ['passkey', 'googleAuth'],
+    } as StepUpFlow;
+    expect(stepUpFlowReducer(passkeyFirst, { type: 'VERIFY' }).status).toBe('PASSKEY_VERIFY');
+  });
+
+  it("'Use another method' on a code screen: the selection with several factors; nothing with one", () => {
+    expect(stepUpFlowReducer(withDefault('EMAIL_VERIFY', 'email'), { type: 'OTHER_METHODS' })).toEqual(
+      withDefault('FACTOR_SELECTION', 'email'),
+    );
+    expect(stepUpFlowReducer(withDefault('GA_VERIFY', 'email'), { type: 'OTHER_METHODS' }).status).toBe(
+      'FACTOR_SELECTION',
+    );
+    const alone = { ...flow('GA_VERIFY', ['googleAuth']), preferred: 'googleAuth' } as StepUpFlow;
+    expect(stepUpFlowReducer(alone, { type: 'OTHER_METHODS' })).toBe(alone);
+  });
+
+  it("'Use another method' does nothing on the start, the selection or the recovery code's screen", () => {
+    for (const state of ['START', 'FACTOR_SELECTION', 'RECOVERY_CODE_VERIFY', 'CHALLENGE_ERROR'] as const) {
+      const at = withDefault(state, 'email');
+      expect(stepUpFlowReducer(at, { type: 'OTHER_METHODS' })).toBe(at);
+    }
+  });
+
+  it('from the selection, a method is chosen as before; Back returns to START, and Verify opens the default again', () => {
+    const selection = withDefault('FACTOR_SELECTION', 'email');
+    expect(stepUpFlowReducer(selection, { type: 'SELECT', factor: 'googleAuth' }).status).toBe('GA_VERIFY');
+    expect(run(selection, { type: 'BACK' }, { type: 'VERIFY' }).status).toBe('EMAIL_VERIFY');
+  });
+});

@@ -29,6 +29,11 @@ export interface StepUpFlow {
   recoveryCodes: boolean;
   /** The screen 'Use a recovery code' was chosen on: where Back returns to (unknown after a reload). */
   recoveryFrom?: RecoveryCodeOrigin;
+  /**
+   * The holder's default method (issue 22, the challenge's `preferredMethod`), when it is among `factors`: Verify
+   * opens its screen directly, and 'Use another method' there leads to the selection.
+   */
+  preferred?: StepUpFactorType;
 }
 
 /** The screens that offer 'Use a recovery code'. */
@@ -46,6 +51,8 @@ export type StepUpFlowAction =
   | { type: 'EMAIL_SEND_FAILED' }
   /** 'Use a recovery code' on the selection or a code screen. */
   | { type: 'USE_RECOVERY_CODE' }
+  /** 'Use another method' on the default method's screen: the selection of every method. */
+  | { type: 'OTHER_METHODS' }
   /** 'Try again' on the error screen: back to the start (with factors; without, the page checks again). */
   | { type: 'RETRY' };
 
@@ -55,8 +62,14 @@ export const SELECTION_LOADING_MS = 500;
 // A passkey, not in the spec, comes after the spec's factors.
 const FACTOR_ORDER: StepUpFactorType[] = ['googleAuth', 'email', 'sms', 'passkey'];
 
-export function factorsOf(data: ActiveFactorsData): StepUpFactorType[] {
-  return FACTOR_ORDER.filter((factor) => data[factor] !== undefined);
+/**
+ * The active factors in the order the selection lists them: the fixed order, with the holder's default method
+ * (`preferred`, when active) first.
+ */
+export function factorsOf(data: ActiveFactorsData, preferred?: StepUpFactorType): StepUpFactorType[] {
+  const active = FACTOR_ORDER.filter((factor) => data[factor] !== undefined);
+  if (preferred === undefined || !active.includes(preferred)) return active;
+  return [preferred, ...active.filter((factor) => factor !== preferred)];
 }
 
 const SCREEN_OF: Record<StepUpFactorType, StepUpFlowStatus> = {
@@ -68,12 +81,13 @@ const SCREEN_OF: Record<StepUpFactorType, StepUpFlowStatus> = {
 
 /**
  * Where the flow starts: a resumed stored state, otherwise START (CHALLENGE_ERROR with neither a factor nor a
- * recovery code to verify with).
+ * recovery code to verify with). `preferred`: the holder's default method, kept only when it is among `factors`.
  */
 export function initialStepUpFlow(
   factors: StepUpFactorType[],
   stored?: StepUpFlowStatus,
   recoveryCodes = false,
+  preferred?: StepUpFactorType,
 ): StepUpFlow {
   const fresh: StepUpFlowStatus = factors.length === 0 && !recoveryCodes ? 'CHALLENGE_ERROR' : 'START';
   return {
@@ -81,6 +95,7 @@ export function initialStepUpFlow(
     factors,
     selectionLoading: false,
     recoveryCodes,
+    ...(preferred !== undefined && factors.includes(preferred) ? { preferred } : {}),
   };
 }
 
@@ -115,6 +130,8 @@ export function stepUpFlowReducer(flow: StepUpFlow, action: StepUpFlowAction): S
   switch (flow.status) {
     case 'START': {
       if (action.type === 'VERIFY' && !flow.selectionLoading) {
+        // The holder's default opens first; the others are one click away ('Use another method').
+        if (flow.preferred !== undefined) return at(flow, SCREEN_OF[flow.preferred]);
         const [only] = flow.factors;
         if (flow.factors.length > 1) return { ...flow, selectionLoading: true };
         if (only) return at(flow, SCREEN_OF[only]);
@@ -138,6 +155,7 @@ export function stepUpFlowReducer(flow: StepUpFlow, action: StepUpFlowAction): S
       if (action.type === 'EMAIL_SEND_FAILED' && flow.status === 'EMAIL_VERIFY')
         return at(flow, 'CHALLENGE_ERROR');
       if (action.type === 'USE_RECOVERY_CODE') return toRecoveryCode(flow, flow.status);
+      if (action.type === 'OTHER_METHODS' && flow.factors.length > 1) return at(flow, 'FACTOR_SELECTION');
       return flow;
     case 'RECOVERY_CODE_VERIFY':
       // Back: the screen it was chosen on (after a reload, unknown: as Cancel). Cancel: as on the code screens.

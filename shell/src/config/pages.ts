@@ -4,7 +4,10 @@ export interface PortalPage {
   path: string;
   label: string;
   remote: RemoteName;
-  /** Federated users may not change their password or security settings (spec section 6). */
+  /**
+   * Federated users may not change their password or security settings (spec section 6), and the server refuses
+   * them the Devices & activity calls (their sessions and events are their identity provider's).
+   */
   forFederatedUsers: boolean;
 }
 
@@ -13,6 +16,7 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   { path: '/profile', label: 'My Profile', remote: 'remote_profile', forFederatedUsers: true },
   { path: '/password', label: 'Password', remote: 'remote_password', forFederatedUsers: false },
   { path: '/security', label: 'Security', remote: 'remote_security', forFederatedUsers: false },
+  { path: '/activity', label: 'Devices & activity', remote: 'remote_activity', forFederatedUsers: false },
 ];
 
 export function visiblePages(isFederated: boolean): readonly PortalPage[] {

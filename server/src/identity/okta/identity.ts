@@ -28,6 +28,7 @@
  * | remove                | DELETE …/factors/{factorId}                                                 |
  * | revokeRefreshTokens   | DELETE /api/v1/users/{userId}/clients/{clientId}/tokens (each client)       |
  * | endAllSessions        | DELETE /api/v1/users/{userId}/sessions?oauthTokens=true                     |
+ * | systemLog.read        | GET /api/v1/logs (the user's events; scope okta.logs.read), system-log.ts   |
  *
  * The passkeys (Okta's `webauthn` factors) are `webauthn` (webauthn.ts), which the passkeys domain calls.
  */
@@ -36,9 +37,10 @@ import type { FactorName } from 'shared-auth/contract';
 import type { ProfileChanges, User } from '../../storage/users.js';
 import type { IdentityBackend } from '../types.js';
 import { OktaAccounts, type OktaIdentityOptions } from './accounts.js';
-import type { OktaOrg } from './client.js';
+import type { OktaLog, OktaOrg } from './client.js';
 import { OktaFactors } from './factors.js';
 import { OktaPasswords } from './passwords.js';
+import { OktaSystemLog } from './system-log.js';
 import { OktaWebAuthnFactors } from './webauthn.js';
 
 export { passwordChangeRefusal } from './answers.js';
@@ -54,12 +56,19 @@ export class OktaIdentity implements IdentityBackend {
   private readonly factors: OktaFactors;
   /** The org's passkeys (webauthn factors): the passkeys domain's Okta backend calls them (passkeys/okta-backend.ts). */
   readonly webauthn: OktaWebAuthnFactors;
+  /** The org's System Log, the account's activity in Okta mode (the activity plugin reads it). */
+  readonly systemLog: OktaSystemLog;
 
-  constructor(org: OktaOrg, options: OktaIdentityOptions = {}) {
+  /**
+   * `readsSystemLog`: whether the portal's credentials ask for the System Log (an API token, or a service app with
+   * `okta.logs.read` in OKTA_SCOPES); default true. `log`: where the System Log's refusal is reported.
+   */
+  constructor(org: OktaOrg, options: OktaIdentityOptions & { readsSystemLog?: boolean; log?: OktaLog } = {}) {
     this.accounts = new OktaAccounts(org, options);
     this.passwords = new OktaPasswords(org);
     this.factors = new OktaFactors(org);
     this.webauthn = new OktaWebAuthnFactors(org);
+    this.systemLog = new OktaSystemLog(org, options.readsSystemLog ?? true, options.log);
   }
 
   // The three parts, one object (the routes and services each use theirs).

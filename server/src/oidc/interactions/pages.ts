@@ -122,7 +122,20 @@ export interface VerificationCodePageOptions {
   error?: string | undefined;
   /** A confirmation, e.g. that a code was sent by email. */
   notice?: string | undefined;
+  /**
+   * The method the page leads with (issue 22: the holder's default, when the page shows it): `email` puts "Send code
+   * by email" first, `passkey` puts "Use a passkey" first, each as the main button. Absent: the fixed order (the
+   * code field, then email, then the passkey).
+   */
+  lead?: 'email' | 'passkey' | undefined;
 }
+
+/** The 2-step page's hint when email leads: send first, or type the authenticator app's code. */
+export const EMAIL_FIRST_HINT = 'Send a code to your email, then enter it here.';
+export const EMAIL_FIRST_WITH_AUTHENTICATOR_HINT =
+  'Send a code to your email and enter it here, or enter the code from your authenticator app.';
+/** The 2-step page's hint when the passkey leads and codes are there too. */
+export const PASSKEY_FIRST_HINT = 'Use your passkey to finish signing in, or enter a verification code.';
 
 /**
  * Step 2 of sign-in for accounts with 2-step verification: a code from the app or from an email, and/or a passkey
@@ -139,32 +152,54 @@ export function verificationCodePage({
   passkeys,
   error,
   notice,
+  lead,
 }: VerificationCodePageOptions): string {
   const codes = authenticator || email || !passkeys;
+  const emailFirst = lead === 'email' && email;
+  const passkeyFirst = lead === 'passkey' && passkeys !== undefined && codes;
   const hint = !codes
     ? PASSKEY_ONLY_HINT
-    : authenticator && email
-      ? 'Enter the code from your authenticator app, or send a code to your email and enter that one.'
-      : authenticator
-        ? AUTHENTICATOR_HINT
-        : 'Send a code to your email, then enter it here.';
+    : passkeyFirst
+      ? PASSKEY_FIRST_HINT
+      : emailFirst
+        ? authenticator
+          ? EMAIL_FIRST_WITH_AUTHENTICATOR_HINT
+          : EMAIL_FIRST_HINT
+        : authenticator && email
+          ? 'Enter the code from your authenticator app, or send a code to your email and enter that one.'
+          : authenticator
+            ? AUTHENTICATOR_HINT
+            : EMAIL_FIRST_HINT;
   const describedBy = error ? ' aria-describedby="form-error"' : '';
+  // Email first: its button in a form of its own above the code's, so Enter in the code field still means Verify
+  // (a form's Enter presses its first submit button).
+  const sendEmailFirst = emailFirst
+    ? `<form method="post" action="${escapeHtml(action)}" novalidate>
+${csrfInput(csrf)}
+<button type="submit" name="action" value="send-email">Send code by email</button>
+</form>
+<p class="muted">Or</p>
+`
+    : '';
+  const passkeyButton = passkeys
+    ? `${passkeyFormFields(USE_PASSKEY, passkeyFirst ? 'primary' : 'secondary')}\n`
+    : '';
   return page(
     '2-step verification · My Profile',
     `<h1>2-step verification</h1>
 <p class="muted">${escapeHtml(hint)}</p>
 ${error ? `<div id="form-error" role="alert">${escapeHtml(error)}</div>` : ''}
 ${notice ? `<div id="form-notice" role="status" class="notice">${escapeHtml(notice)}</div>` : ''}
-<form method="post" action="${escapeHtml(action)}" novalidate${passkeys ? passkeyFormAttributes(passkeys, false) : ''}>
+${sendEmailFirst}<form method="post" action="${escapeHtml(action)}" novalidate${passkeys ? passkeyFormAttributes(passkeys, false) : ''}>
 ${csrfInput(csrf)}
-${
-  codes
-    ? `<label for="code">Verification code</label>
-<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="10" required autofocus${describedBy}>
+${passkeyFirst ? passkeyButton : ''}${
+      codes
+        ? `<label for="code">Verification code</label>
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" maxlength="10" required${passkeyFirst || emailFirst ? '' : ' autofocus'}${describedBy}>
 <button type="submit" name="action" value="verify">Verify</button>
 `
-    : ''
-}${email ? '<button type="submit" name="action" value="send-email" class="secondary" formnovalidate>Send code by email</button>\n' : ''}${passkeys ? `${passkeyFormFields(USE_PASSKEY)}\n` : ''}</form>`,
+        : ''
+    }${email && !emailFirst ? '<button type="submit" name="action" value="send-email" class="secondary" formnovalidate>Send code by email</button>\n' : ''}${passkeyFirst ? '' : passkeyButton}</form>`,
     `<style>${SECONDARY_STYLE}.notice{margin:0 0 1rem;padding:.75rem;border:1px solid #389e0d;border-radius:4px;background:#f6ffed;color:#135200}</style>${passkeys ? `\n${passkeyHead(passkeys)}` : ''}`,
   );
 }
@@ -180,10 +215,10 @@ export const MISSING_RECOVERY_CODE = 'Enter a recovery code.';
  * code page's own markup, the button added to its form (a post, as "Send code by email": these pages run no JS).
  */
 export function verificationCodePageWithRecoveryCodes(options: VerificationCodePageOptions): string {
-  return verificationCodePage(options).replace(
-    '</form>',
-    '<button type="submit" name="action" value="use-recovery-code" class="secondary" formnovalidate>Use a recovery code</button>\n</form>',
-  );
+  const html = verificationCodePage(options);
+  // The code's form is the page's last (email may lead in a form of its own above it).
+  const end = html.lastIndexOf('</form>');
+  return `${html.slice(0, end)}<button type="submit" name="action" value="use-recovery-code" class="secondary" formnovalidate>Use a recovery code</button>\n${html.slice(end)}`;
 }
 
 /** The second step of an account whose only 2-step methods are passkeys blocked as copies. */

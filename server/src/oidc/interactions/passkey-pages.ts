@@ -33,10 +33,13 @@ export function passkeyFormAttributes(ui: PasskeyUi, autofill: boolean): string 
   return ` data-passkey-options="${escapeHtml(ui.optionsUrl)}" data-passkey-cancelled="${escapeHtml(PASSKEY_CANCELLED)}" data-passkey-failed="${escapeHtml(PASSKEY_REFUSED)}"${autofill ? ' data-passkey-autofill="true"' : ''}`;
 }
 
-/** The hidden answer field and the button, inside the form. */
-export function passkeyFormFields(label: string): string {
+/**
+ * The hidden answer field and the button, inside the form: a secondary button, or the page's main one where the
+ * passkey leads (the holder's default method, issue 22).
+ */
+export function passkeyFormFields(label: string, look: 'primary' | 'secondary' = 'secondary'): string {
   return `<input type="hidden" name="${PASSKEY_RESPONSE_FIELD}" value="">
-<button type="button" id="passkey-button" class="secondary" hidden>${escapeHtml(label)}</button>`;
+<button type="button" id="passkey-button"${look === 'secondary' ? ' class="secondary"' : ''} hidden>${escapeHtml(label)}</button>`;
 }
 
 /** The script tags and the style the button needs, for the page's head. */

@@ -30,6 +30,8 @@ export type ResetLinkStep =
       authenticator: boolean;
       /** Whether the account's passkey is offered ("Use a passkey"). */
       passkeys: boolean;
+      /** The holder's default method (issue 22), when the page offers it: "Use a passkey" then leads. */
+      lead?: 'passkey' | undefined;
       error?: string | undefined;
       /** Set on a throttle's 429. */
       retryAfterMs?: number | undefined;

@@ -10,11 +10,13 @@ import {
 } from 'shared-auth/contract';
 import { escapeHtml, page } from '../html.js';
 import { CSRF_FIELD } from './csrf.js';
-import { AUTHENTICATOR_HINT, verificationCodePage } from './pages.js';
+import { AUTHENTICATOR_HINT, PASSKEY_FIRST_HINT, verificationCodePage } from './pages.js';
 import type { PasskeyUi } from './passkey-pages.js';
 
 /** The code step of an account with a passkey and recovery codes, and no authenticator app. */
 export const PASSKEY_OR_RECOVERY_CODE_HINT = 'Use your passkey, or enter one of your recovery codes.';
+/** The code step when the holder's default, the passkey, leads (issue 22) and the authenticator app is there too. */
+export const PASSKEY_FIRST_RESET_HINT = 'Use your passkey, or enter the code from your authenticator app.';
 
 export const RESET_TITLE = 'Reset your password';
 export const RESET_INTRO =
@@ -154,6 +156,8 @@ export interface ResetCodePageOptions {
   authenticator: boolean;
   /** The passkey parts of the page, when the account has a passkey and the scripts can be served. */
   passkeys?: PasskeyUi | undefined;
+  /** The holder's default method (issue 22): "Use a passkey" leads when the page offers it; absent, the fixed order. */
+  lead?: 'passkey' | undefined;
   /** The support link of the settings' FooterLinks, if they have one. */
   support: { label: string; href: string } | undefined;
   error?: string | undefined;
@@ -164,7 +168,7 @@ export interface ResetCodePageOptions {
  * the link does not), posting the token as its proof field, with what to do without the authenticator.
  */
 export function resetCodePage(paths: ResetPaths, options: ResetCodePageOptions): string {
-  const { token, recoveryCodes, authenticator, passkeys, support, error } = options;
+  const { token, recoveryCodes, authenticator, passkeys, lead, support, error } = options;
   const codePage = verificationCodePage({
     action: paths.verify,
     csrf: token,
@@ -172,17 +176,25 @@ export function resetCodePage(paths: ResetPaths, options: ResetCodePageOptions):
     authenticator: authenticator || recoveryCodes || !passkeys,
     email: false,
     passkeys,
+    lead,
     error,
   });
   // The same field takes a recovery code (XXXXX-XXXXX, typed with spaces or not): not digits only, nor 10 long.
   const withRecoveryField = recoveryCodes
     ? codePage.replace('inputmode="numeric"', 'inputmode="text"').replace('maxlength="10"', 'maxlength="32"')
     : codePage;
-  // A passkey and recovery codes, no authenticator app: the field is for a recovery code only.
-  const base =
+  // The sign-in page's hint, in this page's words: a passkey and recovery codes, no authenticator app, says the
+  // field is for a recovery code only; a leading passkey speaks of no sign-in.
+  const signInHint = lead === 'passkey' && passkeys ? PASSKEY_FIRST_HINT : AUTHENTICATOR_HINT;
+  const resetHint =
     !authenticator && passkeys && recoveryCodes
-      ? withRecoveryField.replace(escapeHtml(AUTHENTICATOR_HINT), escapeHtml(PASSKEY_OR_RECOVERY_CODE_HINT))
-      : withRecoveryField;
+      ? PASSKEY_OR_RECOVERY_CODE_HINT
+      : signInHint === PASSKEY_FIRST_HINT
+        ? PASSKEY_FIRST_RESET_HINT
+        : undefined;
+  const base = resetHint
+    ? withRecoveryField.replace(escapeHtml(signInHint), escapeHtml(resetHint))
+    : withRecoveryField;
   const supportLink = support
     ? `<a href="${escapeHtml(support.href)}">${escapeHtml(support.label)}</a>`
     : escapeHtml(SUPPORT_FALLBACK);

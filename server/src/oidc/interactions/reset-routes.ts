@@ -177,6 +177,7 @@ export async function resetRoutes(
               passkeys && step.passkeys
                 ? await passkeyPageUi(`${config.oidcMountPath}/interaction`, passkeyOptionsPath)
                 : undefined,
+            lead: step.lead,
             support,
             error: step.error,
           }),

@@ -247,7 +247,17 @@ export function verificationCodeStep(
   ) {
     const active = await factors.activeTypes(user.id);
     // Only passkeys that still work (not blocked as copies) offer the button.
-    const usablePasskey = (await factors.activeFactorsData(user)).passkey !== undefined;
+    const methods = await factors.activeFactorsData(user);
+    const usablePasskey = methods.passkey !== undefined;
+    // The holder's default method leads (issue 22); the authenticator app's code field leads anyway. Email leads only
+    // until a code was sent or refused: then the field it goes into does.
+    const preferred = await factors.preferredMethod(user.id, methods);
+    const lead =
+      preferred === 'passkey' && ui
+        ? preferred
+        : preferred === 'email' && extra.notice === undefined && extra.error === undefined
+          ? preferred
+          : undefined;
     const withRecoveryCodes = (await factors.recoveryCodes.left(user.id)) > 0;
     if (active.length === 0 && !usablePasskey) {
       // Its only methods are passkeys blocked as copies: a recovery code, or a reset through the mailbox.
@@ -259,6 +269,7 @@ export function verificationCodeStep(
       authenticator: active.includes('googleAuth'),
       email: active.includes('email'),
       passkeys: usablePasskey ? ui : undefined,
+      lead,
       ...extra,
     };
     return withRecoveryCodes ? verificationCodePageWithRecoveryCodes(options) : verificationCodePage(options);

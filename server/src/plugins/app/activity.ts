@@ -1,13 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ActivityLog } from '../../activity/log.js';
+import { orgActivityPage, type OrgActivityAnswer } from '../../activity/pages.js';
 import { ClientDescriber } from '../../clients/describe.js';
 import { CountryDatabase } from '../../clients/country.js';
+import { OktaIdentity } from '../../identity/okta/identity.js';
+
+/** Okta mode's activity: the org's System Log, read for the caller (activity/pages.ts, orgActivityPage). */
+export interface OrgActivity {
+  page(
+    userId: string,
+    query: { before?: string | undefined; limit?: number | undefined },
+  ): Promise<OrgActivityAnswer>;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The account's security events (issue 22): written by the changes they record, read by /api/v1/users/…/activity. */
     activity: ActivityLog;
+    /** Okta mode: the account's events from the org's System Log; undefined in embedded mode. */
+    orgActivity: OrgActivity | undefined;
   }
 }
 
@@ -29,21 +41,26 @@ function countries(app: FastifyInstance): CountryDatabase | undefined {
 }
 
 /**
- * Activity (activity/): the account's security events, embedded mode only (Okta mode keeps none: the org's System
- * Log has them). Provides `app.activity`, which the factors, passkeys, password and sign-in domains write through in
+ * Activity (activity/): the account's security events. Embedded mode keeps them; Okta mode keeps none and reads the
+ * org's System Log (`app.orgActivity`, Okta mode). Provides `app.activity`, which the factors, passkeys, password and sign-in domains write through in
  * their changes' transactions; deletes events older than 90 days at start-up and every 10 minutes. Depends on:
  * storage, identity (which mode).
  */
 export default fp(
   async function activityPlugin(app: FastifyInstance) {
     const enabled = app.config.identityBackend === 'embedded';
-    const activity = new ActivityLog({
-      enabled,
-      store: app.storage.activity,
-      describer: new ClientDescriber(enabled ? countries(app) : undefined),
-      now: app.now,
-    });
+    const { identity } = app;
+    const orgLog = identity instanceof OktaIdentity ? identity.systemLog : undefined;
+    // Both modes describe addresses: embedded its own events, Okta mode the System Log's.
+    const describer = new ClientDescriber(enabled || orgLog ? countries(app) : undefined);
+    const activity = new ActivityLog({ enabled, store: app.storage.activity, describer, now: app.now });
     app.decorate('activity', activity);
+    app.decorate(
+      'orgActivity',
+      orgLog && {
+        page: (userId, query) => orgActivityPage(orgLog, describer, userId, { ...query, now: app.now() }),
+      },
+    );
     if (!enabled) return;
     const prune = () =>
       activity

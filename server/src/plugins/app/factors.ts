@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { CodeAttempts } from '../../factors/code-attempts.js';
 import { FactorLifecycle } from '../../factors/lifecycle.js';
+import { NotMeLinkIssuer } from '../../factors/not-me-links.js';
 import { recoveryCodeUse, type UseRecoveryCode } from '../../factors/recovery-code-use.js';
 import { RecoveryCodes } from '../../factors/recovery-codes.js';
 import { StepUpService } from '../../factors/step-up.js';
@@ -58,6 +59,11 @@ export default fp(
         notifier,
         activity: app.activity,
         now,
+        // The method-added notices' "This wasn't me" link, where the portal can remove the method (embedded).
+        notMeLinks:
+          app.config.identityBackend === 'embedded'
+            ? new NotMeLinkIssuer({ portalUrl: app.config.PUBLIC_URL, now })
+            : undefined,
       }),
     );
 

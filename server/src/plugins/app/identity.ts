@@ -72,7 +72,14 @@ function oktaIdentity(app: FastifyInstance): OktaIdentity {
     { org: org.orgUrl, credentials: config.okta.credentials.kind },
     "identity backend: the Okta org's Management API",
   );
-  return new OktaIdentity(org, { federatedAttribute: config.okta.federatedAttribute, now: app.now });
+  const { credentials } = config.okta;
+  return new OktaIdentity(org, {
+    federatedAttribute: config.okta.federatedAttribute,
+    now: app.now,
+    // The System Log needs okta.logs.read; a service app that does not ask for it is not asked to read it.
+    readsSystemLog: credentials.kind === 'api-token' || credentials.scopes.includes('okta.logs.read'),
+    log: app.log,
+  });
 }
 
 /**

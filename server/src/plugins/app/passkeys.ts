@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { CodeAttempts } from '../../factors/code-attempts.js';
+import { PreferredMethods } from '../../factors/preferred-method.js';
 import { OktaIdentity } from '../../identity/okta/identity.js';
 import type { PasskeyBackend } from '../../passkeys/backend.js';
 import { EmbeddedPasskeyBackend } from '../../passkeys/embedded-backend.js';
@@ -11,6 +12,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Passkeys: the list, registration, rename, removal and step-up (/api/passkeys, /api/stepup/:sub/passkey). */
     passkeys: PasskeyService;
+    /** "Use by default" on a 2-step method (issue 22; /api/v1/users/:sub/multifactor/preferred). */
+    preferredMethods: PreferredMethods;
   }
 }
 
@@ -51,8 +54,8 @@ function backendOf(app: FastifyInstance): PasskeyBackend {
  * Passkeys (passkeys/): WebAuthn credentials as 2-step methods. Embedded: kept in the portal's storage, for the
  * relying party of PUBLIC_URL and PASSKEY_RP_ID (config.passkeyRp). Okta mode: the org's webauthn factors, the
  * ceremony on the portal's pages when OKTA_PASSKEY_RP_ID is set, else Okta's hosted enrolment.
- * Provides `app.passkeys`; prunes expired challenges every 10 minutes. Depends on: storage, identity,
- * notifications, factors (the step-up, the set-up guard, the changes' session ending and notices).
+ * Provides `app.passkeys` and `app.preferredMethods` (the default 2-step method, which weighs the passkeys);
+ * prunes expired challenges every 10 minutes. Depends on: storage, identity, notifications, factors (the step-up, the set-up guard, the changes' session ending and notices).
  */
 export default fp(
   async function passkeysPlugin(app: FastifyInstance) {
@@ -68,6 +71,17 @@ export default fp(
       now,
     });
     app.decorate('passkeys', passkeys);
+    // Here, not with the factors: the methods it weighs and the step-up it needs include the passkeys Okta holds.
+    app.decorate(
+      'preferredMethods',
+      new PreferredMethods({
+        storage,
+        requireStepUp: (actor) => passkeys.requireStepUp(actor),
+        activeMethods: async (actor) =>
+          (await passkeys.challenge(actor.user, actor.grantKey)).activeFactorsData,
+        now,
+      }),
+    );
     const prune = () =>
       passkeys.prune().catch((error: unknown) => app.log.warn({ err: error }, 'passkeys: could not prune'));
     await prune();

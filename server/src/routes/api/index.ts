@@ -6,6 +6,7 @@ import { oktaSessionsRoutes } from '../../oidc/okta-compat.js';
 import activityRoutes from './activity/index.js';
 import passwordRoutes from './password/index.js';
 import multifactorRoutes from './multifactor/index.js';
+import notMeRoutes from './not-me/index.js';
 import passkeysRoutes from './passkeys/index.js';
 import profileRoutes from './profile/index.js';
 import recoveryCodesRoutes from './recoverycodes/index.js';
@@ -63,6 +64,7 @@ export default async function apiRoutes(app: FastifyInstance) {
   await app.register(recoveryCodesRoutes);
   await app.register(passkeysRoutes);
   await app.register(activityRoutes);
+  await app.register(notMeRoutes);
   await app.register(sessionsRoutes);
   // Not a call of the portal: Okta's session endpoint that okta-auth-js asks at sign-out (see okta-compat.ts).
   await app.register(oktaSessionsRoutes);

@@ -66,10 +66,18 @@ export interface SignInAccounts {
     idOrLogin: string,
   ): { id: string; status: string; profile: Record<string, unknown>; lastUpdated: string } | undefined;
   passwordMatches(userId: string, password: string): boolean;
-  /** A sign-in succeeded (Okta sets the user's `lastLogin`). */
-  signedIn(userId: string): void;
+  /** A sign-in succeeded (Okta sets the user's `lastLogin` and logs it), from this client. */
+  signedIn(userId: string, client: SignInClient): void;
+  /** A known user's sign-in was refused: a wrong password (Okta logs it). */
+  signInRefused(userId: string, client: SignInClient): void;
   /** The provider failed on a request: recorded by the org as a stand-in error, so the test fails. */
   failed(method: string, path: string, error: unknown): void;
+}
+
+/** The browser or app that signed in: its User-Agent and address, as the System Log records them. */
+export interface SignInClient {
+  userAgent: string | undefined;
+  ipAddress: string | undefined;
 }
 
 export interface AuthorizationServer {
@@ -155,7 +163,9 @@ function passwordGrant(accounts: SignInAccounts, resourceServerInfo: object) {
     const username = (params.username ?? '').trim();
     const found = username === '' ? undefined : accounts.find(username);
     const user = String(found?.profile.login).toLowerCase() === username.toLowerCase() ? found : undefined;
+    const from = { userAgent: ctx.get('user-agent') || undefined, ipAddress: ctx.ip };
     if (!user || user.status !== 'ACTIVE' || !accounts.passwordMatches(user.id, params.password ?? '')) {
+      if (user?.status === 'ACTIVE') accounts.signInRefused(user.id, from);
       const refused = new errors.InvalidGrant('wrong credentials');
       refused.error_description = INVALID_CREDENTIALS;
       throw refused;
@@ -170,7 +180,7 @@ function passwordGrant(accounts: SignInAccounts, resourceServerInfo: object) {
       throw refused;
     }
     const scope = requested.join(' ');
-    accounts.signedIn(user.id);
+    accounts.signedIn(user.id, from);
     const { AccessToken, Account, Grant, IdToken } = ctx.oidc.provider;
     // Not in the package's types: the model the code grant gives its access token (lib/models/resource_server.js).
     const { ResourceServer } = ctx.oidc.provider as unknown as {
@@ -601,11 +611,13 @@ export function createAuthorizationServer(
     // The username is the login (any case), never the user id.
     const user = String(found?.profile.login).toLowerCase() === username.toLowerCase() ? found : undefined;
     // One answer for every refusal, as Okta's widget gives: it tells nothing about which part was wrong.
+    const client = { userAgent: req.headers['user-agent'], ipAddress: req.socket.remoteAddress };
     if (!user || user.status !== 'ACTIVE' || !accounts.passwordMatches(user.id, password)) {
+      if (user?.status === 'ACTIVE') accounts.signInRefused(user.id, client);
       sendHtml(res, 401, signInPage(path, SIGN_IN_REFUSED, username));
       return;
     }
-    accounts.signedIn(user.id);
+    accounts.signedIn(user.id, client);
     // A test's backdated sign-in (backdateNextSignIn): oidc-provider's `ts` is the session's login time (auth_time).
     const backdatedMinutes = backdatedSignIns.get(user.id);
     backdatedSignIns.delete(user.id);

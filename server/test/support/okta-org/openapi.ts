@@ -22,7 +22,8 @@
  *    only accepts the attributes of its Universal Directory schema, so the stand-in closes it to the base attributes
  *    plus the custom ones it is configured with;
  *  - `example`, `description`, `x-*` dropped; formats `date-time`/`email` from ajv-formats, `int32` range-checked,
- *    `password` accepted as any string.
+ *    `password` accepted as any string; the System Log's prose formats as their prose says (an ISO 8601 timestamp,
+ *    an integer from 0 to 1000; the opaque token, the SCIM filter and the keywords as any string).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -317,6 +318,23 @@ function newAjv(): Ajv2020 {
     validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31,
   });
   ajv.addFormat('password', true);
+  // The System Log's query parameters (listLogEvents) name their formats in prose: checked as that prose says.
+  ajv.addFormat(
+    'ISO 8601 compliant timestamp',
+    (text: string) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(text) &&
+      !Number.isNaN(Date.parse(text)),
+  );
+  ajv.addFormat('Integer between 0 and 1000', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= 0 && n <= 1000,
+  });
+  ajv.addFormat('Opaque token', true);
+  ajv.addFormat('SCIM Filter expression', true);
+  ajv.addFormat(
+    'URL encoded string. Max length is 40 characters per keyword, with a maximum of 10 keyword filters per query (before encoding)',
+    true,
+  );
   return ajv;
 }
 

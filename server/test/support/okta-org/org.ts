@@ -34,6 +34,15 @@ import {
   requirementsText,
   type OktaPasswordPolicy,
 } from './password-policy.js';
+import {
+  logEventJson,
+  SystemLog,
+  type LogActorInput,
+  type LogClientInput,
+  type LogEventInput,
+  type LogEventJson,
+  type LogTargetInput,
+} from './system-log.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Public types
@@ -232,6 +241,13 @@ export interface OktaOrg {
    * `minutes` ago (its tokens' `auth_time`), once. For a stale sign-in where the portal's clock cannot be moved.
    */
   backdateNextSignIn(idOrLogin: string, minutes: number): void;
+  /** Every System Log event the org recorded (or was given), oldest first. */
+  logEvents(): LogEventJson[];
+  /**
+   * Test-only (no Okta call does this): appends a System Log event the stand-in's operations do not make (an
+   * admin's action, an event of long ago). Throws when Okta's LogEvent schema refuses it.
+   */
+  addLogEvent(event: LogEventInput | LogEventJson): LogEventJson;
   /** The validator, for tests of the validator itself. */
   readonly spec: OktaSpecValidator;
 }
@@ -304,6 +320,8 @@ class SpecViolation extends Error {
 }
 
 const ALPHANUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** The admin an API token (SSWS) acts as: the System Log's actor of its calls. */
+const API_TOKEN_ADMIN_ID = '00uApiTokenAdmin0001';
 const randomId = (prefix: string, length = 20): string => {
   let out = prefix;
   while (out.length < length) out += ALPHANUM[randomInt(ALPHANUM.length)];
@@ -483,6 +501,7 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
   let seq = 0;
   let url = '';
   const hostedEnrolments: { authenticatorId: string; redirectUri: string | null }[] = [];
+  const systemLog = new SystemLog();
   const webauthnAuthenticatorId = randomId('aut');
   const webauthnRpId = () => options.webauthnRpId ?? new URL(url).hostname;
   const webauthnOrigins = () => options.webauthnOrigins ?? [url];
@@ -797,6 +816,9 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
   // -- Management API operations ----------------------------------------------------------------------------------
 
   interface Ctx {
+    /** Who called (the service app, or the API token's admin) and from where: what the System Log records. */
+    actor: LogActorInput;
+    client: LogClientInput;
     op: OperationSpec;
     params: Record<string, string>;
     query: URLSearchParams;
@@ -897,6 +919,63 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     for (const c of emailCodes) if (c.userId === user.id) c.consumed = true;
   }
 
+  // -- System Log (system-log.ts): what the operations record, as Okta's events -----------------------------------
+
+  const userTarget = (u: UserRecord): LogTargetInput => ({
+    id: u.id,
+    type: 'User',
+    alternateId: String(u.profile.login),
+    displayName:
+      [u.profile.firstName, u.profile.lastName]
+        .filter((part) => typeof part === 'string' && part)
+        .join(' ') || String(u.profile.login),
+  });
+  /** The factor as Okta's Identity Engine names its enrolment: by the authenticator's name. */
+  const enrolmentTarget = (f: FactorRecord): LogTargetInput => ({
+    id: f.id,
+    type: 'AuthenticatorEnrollment',
+    alternateId: 'unknown',
+    displayName:
+      f.factorType === 'webauthn'
+        ? 'Passkey (FIDO2 WebAuthn)'
+        : f.factorType === 'email'
+          ? 'Email'
+          : f.provider === 'GOOGLE'
+            ? 'Google Authenticator'
+            : 'Okta Verify',
+  });
+  const record = (input: LogEventInput) => systemLog.append(logEventJson(input));
+  /** A factor's verification (the step-up's code): Okta counts it as the user's authentication. */
+  function recordVerification(ctx: Ctx, user: UserRecord, factor: FactorRecord, reply: Reply): Reply {
+    const success = reply.status === 200;
+    record({
+      eventType: 'user.authentication.auth_via_mfa',
+      displayMessage: 'Authentication of user via MFA',
+      legacyEventType: success ? 'core.user.factor.attempt_success' : 'core.user.factor.attempt_fail',
+      result: success ? 'SUCCESS' : 'FAILURE',
+      ...(success ? {} : { reason: 'INVALID_CREDENTIALS' }),
+      actor: userTarget(user),
+      targets: [userTarget(user), enrolmentTarget(factor)],
+      client: ctx.client,
+      requestUri: `/api/v1/users/${user.id}/factors/${factor.id}/verify`,
+    });
+    return reply;
+  }
+  function recordActivation(ctx: Ctx, user: UserRecord, factor: FactorRecord, reply: Reply): Reply {
+    if (reply.status !== 200) return reply;
+    record({
+      eventType: 'user.mfa.factor.activate',
+      displayMessage: 'Activate factor or authenticator enrollment method for user',
+      legacyEventType: 'core.user.factor.activate',
+      result: 'SUCCESS',
+      actor: ctx.actor,
+      targets: [userTarget(user), enrolmentTarget(factor)],
+      client: ctx.client,
+      requestUri: `/api/v1/users/${user.id}/factors/${factor.id}/lifecycle/activate`,
+    });
+    return reply;
+  }
+
   const handlers: Record<string, (ctx: Ctx) => Reply | Promise<Reply>> = {
     createUser(ctx) {
       // Only the creation the portal's tooling does (a profile, maybe a password): Okta's other scenarios are not.
@@ -986,6 +1065,16 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       if (!checkPassword(oldValue, user.passwords[0] as string)) return ERR.wrongOldPassword();
       const refused = setPassword(user, newValue, true);
       if (refused) return refused;
+      record({
+        eventType: 'user.account.update_password',
+        displayMessage: 'User update password for Okta',
+        legacyEventType: 'core.user.config.password_update.success',
+        result: 'SUCCESS',
+        actor: ctx.actor,
+        targets: [userTarget(user)],
+        client: ctx.client,
+        requestUri: `/api/v1/users/${user.id}/credentials/change_password`,
+      });
       if (body.revokeSessions === true) {
         user.sessionRevocations.push({
           at: iso(),
@@ -1094,9 +1183,22 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       if (isReply(factor)) return factor;
       user.factors.delete(factor.id);
       for (const c of emailCodes) if (c.factorId === factor.id) c.consumed = true;
+      // A pending enrolment never counted: only an active factor's removal is an event.
+      if (factor.status === 'ACTIVE') {
+        record({
+          eventType: 'user.mfa.factor.deactivate',
+          displayMessage: 'Reset factor for user',
+          legacyEventType: 'core.user.factor.deactivate',
+          result: 'SUCCESS',
+          actor: ctx.actor,
+          targets: [userTarget(user), enrolmentTarget(factor)],
+          client: ctx.client,
+          requestUri: `/api/v1/users/${user.id}/factors/${factor.id}`,
+        });
+      }
       return { status: 204 };
     },
-    activateFactor(ctx) {
+    async activateFactor(ctx) {
       const user = userOr404(ctx.params.userId);
       if (isReply(user)) return user;
       const factor = factorOr404(user, ctx.params.factorId);
@@ -1108,7 +1210,9 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       factor.activationAttempts = factor.activationAttempts.filter((t) => t > now - 5 * 60_000);
       if (factor.activationAttempts.length >= 5) return ERR.rateLimited();
       factor.activationAttempts.push(now);
-      if (factor.factorType === 'webauthn') return activateWebAuthn(user, factor, ctx.body ?? {});
+      if (factor.factorType === 'webauthn') {
+        return recordActivation(ctx, user, factor, await activateWebAuthn(user, factor, ctx.body ?? {}));
+      }
       const passCode = ctx.body?.passCode;
       const ok =
         factor.factorType === 'token:software:totp'
@@ -1118,7 +1222,10 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       factor.status = 'ACTIVE';
       factor.lastUpdated = iso();
       delete factor.qrToken;
-      return { status: 200, body: factorJson(user, factor, { embedActivation: false }) };
+      return recordActivation(ctx, user, factor, {
+        status: 200,
+        body: factorJson(user, factor, { embedActivation: false }),
+      });
     },
     resendEnrollFactor(ctx) {
       const user = userOr404(ctx.params.userId);
@@ -1134,13 +1241,19 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       sendEmailCode(user, factor, 'activation', 300);
       return { status: 200, body: factorJson(user, factor, { embedActivation: false }) };
     },
-    verifyFactor(ctx) {
+    async verifyFactor(ctx) {
       const user = userOr404(ctx.params.userId);
       if (isReply(user)) return user;
       const factor = factorOr404(user, ctx.params.factorId);
       if (isReply(factor)) return factor;
       if (factor.status !== 'ACTIVE') throw new Unsimulated(`verifying a factor in status ${factor.status}`);
-      if (factor.factorType === 'webauthn') return verifyWebAuthn(user, factor, ctx.body);
+      if (factor.factorType === 'webauthn') {
+        const reply = await verifyWebAuthn(user, factor, ctx.body);
+        // A new challenge (no body) verifies nothing yet.
+        const challenged =
+          (reply.body as { factorResult?: unknown } | undefined)?.factorResult === 'CHALLENGE';
+        return challenged ? reply : recordVerification(ctx, user, factor, reply);
+      }
       const passCode = ctx.body?.passCode;
       if (factor.factorType === 'email') {
         if (passCode === undefined) {
@@ -1157,13 +1270,34 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
             },
           };
         }
-        return useEmailCode(factor, 'verification', passCode)
-          ? { status: 200, body: { factorResult: 'SUCCESS' } }
-          : ERR.invalidPasscode();
+        return recordVerification(
+          ctx,
+          user,
+          factor,
+          useEmailCode(factor, 'verification', passCode)
+            ? { status: 200, body: { factorResult: 'SUCCESS' } }
+            : ERR.invalidPasscode(),
+        );
       }
       const result = checkTotp(factor, passCode);
-      if (result === 'replayed') return ERR.passcodeReplayed();
-      return result === 'ok' ? { status: 200, body: { factorResult: 'SUCCESS' } } : ERR.invalidPasscode();
+      if (result === 'replayed') return recordVerification(ctx, user, factor, ERR.passcodeReplayed());
+      return recordVerification(
+        ctx,
+        user,
+        factor,
+        result === 'ok' ? { status: 200, body: { factorResult: 'SUCCESS' } } : ERR.invalidPasscode(),
+      );
+    },
+    listLogEvents(ctx) {
+      const listing = systemLog.list(ctx.query, `${url}/api/v1/logs?${ctx.query.toString()}`);
+      if (listing.kind === 'unsimulated') throw new Unsimulated(listing.detail);
+      // Okta documents no answer for an `after` it did not give; a validation refusal is the likely one.
+      if (listing.kind === 'unknown-after') {
+        return oktaError(400, 'E0000001', 'Api validation failed: after', [
+          'after: The cursor is not valid.',
+        ]);
+      }
+      return { status: 200, body: listing.body, headers: { Link: listing.link } };
     },
     listAuthenticators() {
       // The org's authenticators the portal looks for (Okta's example list, without the `aaguids` link its
@@ -1200,6 +1334,16 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
         via: 'revokeUserSessions',
         oauthTokens: bool(ctx.query, 'oauthTokens', false),
         forgetDevices: bool(ctx.query, 'forgetDevices', true),
+      });
+      record({
+        eventType: 'user.session.clear',
+        displayMessage: 'Clear user session',
+        legacyEventType: 'core.user_auth.session_clear',
+        result: 'SUCCESS',
+        actor: ctx.actor,
+        targets: [userTarget(user)],
+        client: ctx.client,
+        requestUri: `/api/v1/users/${user.id}/sessions`,
       });
       return { status: 204 };
     },
@@ -1260,6 +1404,20 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       `Bearer authorization_uri="${url}/oauth2/v1/authorize", realm="${url}", scope="${op.scopes.join(' ')}", ` +
       `error="${error}", error_description="${description}", resource="${path}"`
     );
+  }
+
+  /** The System Log's actor of a Management API call: its Bearer token's service app, or the API token's admin. */
+  function callerOf(header: string | undefined): LogActorInput {
+    const [scheme, credential] = (header ?? '').split(/\s+/, 2);
+    const clientId = scheme === 'Bearer' && credential ? accessTokens.get(credential)?.clientId : undefined;
+    return clientId
+      ? { id: clientId, type: 'PublicClientApp', alternateId: clientId, displayName: clientId }
+      : {
+          id: API_TOKEN_ADMIN_ID,
+          type: 'User',
+          alternateId: 'api-admin@okta-stand-in.example',
+          displayName: 'API admin',
+        };
   }
 
   function authorize(op: OperationSpec, path: string, header: string | undefined): Reply | undefined {
@@ -1496,6 +1654,7 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     if (problems.length > 0) return record('request', flatten(problems));
 
     const denied = authorize(op, path, req.headers.authorization);
+    const client = { userAgent: req.headers['user-agent'], ipAddress: req.socket.remoteAddress };
     if (denied) return finish(denied, denied.status === 401 ? 'ErrorInvalidToken401' : undefined);
 
     const handler = handlers[op.operationId];
@@ -1503,6 +1662,8 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     try {
       return finish(
         await handler({
+          actor: callerOf(req.headers.authorization),
+          client,
           op,
           params,
           query,
@@ -1659,9 +1820,15 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
           );
         },
         passwordMatches: (userId, password) => org.passwordMatches(userId, password),
-        signedIn: (userId) => {
+        signedIn: (userId, client) => {
           const user = findUser(userId);
-          if (user) user.lastLogin = iso();
+          if (!user) return;
+          user.lastLogin = iso();
+          recordSignIn(user, client, true);
+        },
+        signInRefused: (userId, client) => {
+          const user = findUser(userId);
+          if (user) recordSignIn(user, client, false);
         },
         failed: (method, path, error) =>
           violations.push({
@@ -1675,6 +1842,22 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
       },
       options.jwks,
     );
+  }
+
+  /** A sign-in on the org's own page (user.session.start), in a new Okta session on success. */
+  function recordSignIn(user: UserRecord, client: LogClientInput, success: boolean) {
+    record({
+      eventType: 'user.session.start',
+      displayMessage: 'User login to Okta',
+      legacyEventType: success ? 'core.user_auth.login_success' : 'core.user_auth.login_failed',
+      result: success ? 'SUCCESS' : 'FAILURE',
+      ...(success ? { sessionId: randomId('idx', 25) } : { reason: 'INVALID_CREDENTIALS' }),
+      credentialType: 'PASSWORD',
+      actor: userTarget(user),
+      targets: [userTarget(user)],
+      client,
+      requestUri: '/login/do-login',
+    });
   }
 
   const org: OktaOrg = {
@@ -1752,6 +1935,15 @@ export async function startOktaOrg(options: OktaOrgOptions = {}): Promise<OktaOr
     },
     expireAccessTokens() {
       accessTokens.clear();
+    },
+    logEvents: () => systemLog.all(),
+    addLogEvent(input) {
+      const event = 'uuid' in input ? (input as LogEventJson) : logEventJson(input as LogEventInput);
+      const problems = spec.validateSchema('response', 'LogEvent', event);
+      if (problems.length > 0)
+        throw new Error(`addLogEvent: not a valid LogEvent: ${flatten(problems).join('; ')}`);
+      systemLog.append(event);
+      return clone(event);
     },
     backdateNextSignIn(idOrLogin, minutes) {
       if (!authorizationServer) throw new Error('backdateNextSignIn: the org has no authorizationServer');

@@ -4,6 +4,7 @@ import { renderSignedIn, userEvent } from 'mount-runtime/testing';
 import {
   getChallenge,
   getPasskeyOptions,
+  sendEmailChallenge,
   verifyPasskey,
   verifyRecoveryCode,
   verifyStepUp,
@@ -19,6 +20,7 @@ const verifyStepUpMock = jest.mocked(verifyStepUp);
 const verifyRecoveryCodeMock = jest.mocked(verifyRecoveryCode);
 const passkeyOptionsMock = jest.mocked(getPasskeyOptions);
 const verifyPasskeyMock = jest.mocked(verifyPasskey);
+const sendEmailChallengeMock = jest.mocked(sendEmailChallenge);
 
 const CURRENT = 'Wonderland-42';
 const NEW = 'Tumbling-Down-7';
@@ -382,6 +384,83 @@ describe('PasswordPage', () => {
         expect(screen.queryByRole('dialog', { name: '2-step verification' })).not.toBeInTheDocument(),
       );
       expect(screen.getByRole('button', { name: 'Change Password' })).toBeInTheDocument();
+    });
+
+    describe("the holder's default method (issue 22)", () => {
+      const bothFactors = { googleAuth: {}, email: { maskedEmail: 'a....e@example.com' } };
+
+      it('opens with the default method first, verifies with it, and saves the same change', async () => {
+        changePasswordMock.mockRejectedValueOnce(stepUpRequired()).mockResolvedValueOnce();
+        getChallengeMock.mockResolvedValue({
+          challengeUser: true,
+          activeFactorsData: bothFactors,
+          preferredMethod: 'email',
+        });
+        sendEmailChallengeMock.mockResolvedValue();
+        verifyStepUpMock.mockResolvedValue();
+        await openChange();
+        await fillValidForm();
+        await userEvent.click(saveButton());
+
+        const dialog = await stepUpDialog();
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
+        // Straight to the email screen: no selection, and Google Authenticator only behind "Use another method".
+        expect(await within(dialog).findByRole('heading', { name: 'Verify with Email' })).toBeInTheDocument();
+        expect(
+          within(dialog).queryByRole('heading', { name: 'Select a verification method to continue' }),
+        ).not.toBeInTheDocument();
+        expect(within(dialog).getByRole('button', { name: 'Use another method' })).toBeInTheDocument();
+
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Send authentication code' }));
+        await userEvent.type(await within(dialog).findByLabelText('Enter authentication code'), '123456');
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
+
+        expect(await screen.findByText('Your changes are saved.')).toBeInTheDocument();
+        expect(verifyStepUpMock).toHaveBeenCalledWith(expect.anything(), '00u1alice', 'email', '123456', {
+          signal: expect.any(AbortSignal),
+        });
+        expect(changePasswordMock).toHaveBeenCalledTimes(2);
+      });
+
+      it('"Use another method" still offers every method, the default first', async () => {
+        changePasswordMock.mockRejectedValue(stepUpRequired());
+        getChallengeMock.mockResolvedValue({
+          challengeUser: true,
+          activeFactorsData: bothFactors,
+          preferredMethod: 'googleAuth',
+        });
+        await openChange();
+        await fillValidForm();
+        await userEvent.click(saveButton());
+
+        const dialog = await stepUpDialog();
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
+        expect(
+          await within(dialog).findByRole('heading', {
+            name: 'Please check your code on Google Authenticator',
+          }),
+        ).toBeInTheDocument();
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Use another method' }));
+        const methods = (await within(dialog).findAllByRole('button', { name: /^Verify with/ })).map(
+          (button) => button.textContent,
+        );
+        expect(methods).toEqual(['Verify with Google Authenticator', 'Verify with Email']);
+      });
+
+      it('without a default, Verify shows the selection in the fixed order', async () => {
+        changePasswordMock.mockRejectedValue(stepUpRequired());
+        getChallengeMock.mockResolvedValue({ challengeUser: true, activeFactorsData: bothFactors });
+        await openChange();
+        await fillValidForm();
+        await userEvent.click(saveButton());
+
+        const dialog = await stepUpDialog();
+        await userEvent.click(within(dialog).getByRole('button', { name: 'Verify' }));
+        expect(
+          await within(dialog).findByRole('heading', { name: 'Select a verification method to continue' }),
+        ).toBeInTheDocument();
+        expect(within(dialog).queryByRole('button', { name: 'Use another method' })).not.toBeInTheDocument();
+      });
     });
 
     it('offers a recovery code when the holder has unused ones, and saves once it is accepted', async () => {

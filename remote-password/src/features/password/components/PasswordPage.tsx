@@ -40,6 +40,7 @@ function PasswordPageStatuss({ email }: { email: string }) {
     refusal,
     activeFactorsData,
     recoveryCodes,
+    preferredMethod,
     startChange,
     cancel,
     closeRefusal,
@@ -133,6 +134,7 @@ function PasswordPageStatuss({ email }: { email: string }) {
           <StepUpDialog
             activeFactorsData={activeFactorsData ?? {}}
             recoveryCodes={recoveryCodes}
+            preferredMethod={preferredMethod}
             onVerified={stepUpVerified}
             onRetry={retry}
             onCancel={stepUpCancelled}

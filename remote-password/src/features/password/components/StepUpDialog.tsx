@@ -6,6 +6,8 @@ interface StepUpDialogProps {
   activeFactorsData: ActiveFactorsData;
   /** The challenge's unused recovery codes: the screens then offer 'Use a recovery code'. */
   recoveryCodes?: ChallengeResponse['recoveryCodes'] | undefined;
+  /** The challenge's default method (issue 22): the screens open with it; absent, the fixed order. */
+  preferredMethod?: ChallengeResponse['preferredMethod'] | undefined;
   onVerified: () => void;
   /** 'Try again' on 'Error' without factors: the challenge is loaded again. */
   onRetry: () => void;
@@ -20,6 +22,7 @@ interface StepUpDialogProps {
 export default function StepUpDialog({
   activeFactorsData,
   recoveryCodes,
+  preferredMethod,
   onVerified,
   onRetry,
   onCancel,
@@ -39,6 +42,7 @@ export default function StepUpDialog({
       <StepUpScreens
         activeFactorsData={activeFactorsData}
         recoveryCodes={recoveryCodes}
+        preferredMethod={preferredMethod}
         onVerified={onVerified}
         onRetry={onRetry}
       />

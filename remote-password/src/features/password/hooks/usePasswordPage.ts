@@ -57,6 +57,7 @@ export function usePasswordPage() {
     refusal: state.refusal,
     activeFactorsData: state.activeFactorsData,
     recoveryCodes: state.recoveryCodes,
+    preferredMethod: state.preferredMethod,
     startChange: () => dispatch({ type: 'START_CHANGE' }),
     cancel: () => dispatch({ type: 'CANCEL' }),
     closeRefusal: () => dispatch({ type: 'CLOSE_REFUSAL' }),

@@ -68,6 +68,36 @@ describe('passwordPageReducer', () => {
       { ...stepUp, recoveryCodes: { left: 4 } },
     ],
     [
+      "STEP_UP_LOADING → STEP_UP with the holder's default method when the challenge names one (issue 22)",
+      loadingChallenge,
+      {
+        type: 'CHALLENGE_LOADED',
+        response: { challengeUser: true, activeFactorsData: factors, preferredMethod: 'email' },
+      },
+      { ...stepUp, preferredMethod: 'email' },
+    ],
+    [
+      'STEP_UP_LOADING → SAVING again, the default method dropped, when no challenge is needed any more',
+      loadingChallenge,
+      {
+        type: 'CHALLENGE_LOADED',
+        response: { challengeUser: false, activeFactorsData: factors, preferredMethod: 'email' },
+      },
+      resaving,
+    ],
+    [
+      'STEP_UP with a default method → STEP_UP_LOADING on Try again (the challenge, and its default, again)',
+      { ...stepUp, preferredMethod: 'email' },
+      { type: 'RETRY' },
+      loadingChallenge,
+    ],
+    [
+      'STEP_UP with a default method → CHANGE when the dialog is closed',
+      { ...stepUp, preferredMethod: 'email' },
+      { type: 'STEP_UP_CANCELLED' },
+      change,
+    ],
+    [
       'STEP_UP_LOADING → SAVING again when no challenge is needed any more',
       loadingChallenge,
       { type: 'CHALLENGE_LOADED', response: { challengeUser: false, activeFactorsData: factors } },

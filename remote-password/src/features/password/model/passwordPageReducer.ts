@@ -23,6 +23,8 @@ export interface PasswordPageState {
   activeFactorsData?: ActiveFactorsData;
   /** STEP_UP: the holder's unused recovery codes, when there are any (the screens then offer one). */
   recoveryCodes?: ChallengeResponse['recoveryCodes'];
+  /** STEP_UP: the holder's default method (issue 22), when the challenge names one: the screens open with it. */
+  preferredMethod?: ChallengeResponse['preferredMethod'];
   /** This save already went through the step-up check: a second step-up refusal is shown, not looped. */
   steppedUp?: boolean;
 }
@@ -71,10 +73,15 @@ export function passwordPageReducer(state: PasswordPageState, action: PasswordPa
       return state;
     case 'STEP_UP_LOADING':
       if (action.type === 'CHALLENGE_LOADED') {
-        const { challengeUser, activeFactorsData, recoveryCodes } = action.response;
+        const { challengeUser, activeFactorsData, recoveryCodes, preferredMethod } = action.response;
         // No challenge (verified meanwhile, e.g. in another tab): send the change again straight away.
         return challengeUser
-          ? { status: 'STEP_UP', activeFactorsData, ...(recoveryCodes ? { recoveryCodes } : {}) }
+          ? {
+              status: 'STEP_UP',
+              activeFactorsData,
+              ...(recoveryCodes ? { recoveryCodes } : {}),
+              ...(preferredMethod ? { preferredMethod } : {}),
+            }
           : { status: 'SAVING', steppedUp: true };
       }
       if (action.type === 'CHALLENGE_FAILED') return { status: 'STEP_UP', activeFactorsData: {} };

@@ -1,10 +1,12 @@
 /**
  * One factor's section of the Security page: its switch, title and text, its error and loading views, the date
- * it was added and its "remove" link; the kind's own part (its set-up, what it shows when on) is `children`.
+ * it was added, "Use by default" or the "Default" tag (issue 22) and its "remove" link; the kind's own part (its
+ * set-up, what it shows when on) is `children`.
  */
 import type { ReactNode } from 'react';
 import { Button, Flex, Spin, Typography } from 'shared-ui';
 import { Switch } from 'shared-ui/forms';
+import { DefaultMethodControl } from '../../../lib/preferred-method/DefaultMethodControl.js';
 import type { useFactors } from '../hooks/useFactors.js';
 import type { FactorKind } from '../model/kinds/index.js';
 import { addedLabel, canRemove, isSwitchDisabled } from '../model/factors.js';
@@ -77,6 +79,14 @@ export function FactorSection({ factor, title, text, switchLabel, children, fact
         <>
           {children}
           {added ? <p style={{ margin: '8px 0 0' }}>{added}</p> : null}
+          {facts.defaultMethod ? (
+            <DefaultMethodControl
+              method={factor}
+              describedBy={titleId(factor)}
+              active={on && !view.busy}
+              control={facts.defaultMethod}
+            />
+          ) : null}
           {view.enrolment === 'ACTIVE' && canRemove(activeCount) ? (
             <Button type="link" onClick={() => facts.remove(factor)} style={{ paddingLeft: 0 }}>
               remove

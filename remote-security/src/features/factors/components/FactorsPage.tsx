@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { ActiveFactorsData } from 'shared-auth';
 import { useFactors } from '../hooks/useFactors.js';
+import type { DefaultMethod } from '../../../lib/preferred-method/usePreferredMethod.js';
 import { ConfirmItsYouDialog } from '../../../lib/reauthentication/ConfirmItsYouDialog.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { FACTOR_SECTION_LIST } from './sections.js';
@@ -14,6 +15,8 @@ interface FactorsPageProps {
   onActiveCountChange?: (count: number) => void;
   /** The holder's passkeys: other active 2-step methods, counted by the last-method rule. */
   otherMethods?: number;
+  /** The holder's default method: "Use by default" on an active factor, "Default" on the one that is (issue 22). */
+  defaultMethod?: DefaultMethod;
 }
 
 /** The factors page (spec section 2): one section per registered kind of factor (sections.ts). */
@@ -23,8 +26,9 @@ export function FactorsPage({
   onRetry,
   onActiveCountChange,
   otherMethods = 0,
+  defaultMethod,
 }: FactorsPageProps) {
-  const facts = useFactors(activeFactorsData, onStepUpRequired, otherMethods);
+  const facts = useFactors(activeFactorsData, onStepUpRequired, otherMethods, defaultMethod);
   const { state, activeCount, loaded } = facts;
 
   useEffect(() => {

@@ -13,6 +13,7 @@ import {
   type ReauthenticationGuard,
 } from '../../../lib/reauthentication/useConfirmItsYou.js';
 import { ReauthenticationEnded } from '../../../lib/reauthentication/reauthentication.js';
+import type { DefaultMethod } from '../../../lib/preferred-method/usePreferredMethod.js';
 import { switchId, titleId } from '../components/FactorSection.js';
 import { getDetails, optIn, optOut, reset } from '../api/factorsApi.js';
 import { countActive } from '../model/factors.js';
@@ -43,11 +44,14 @@ const toastText = (factor: FactorKind, event: keyof FactorKindTexts['toasts']) =
 /**
  * @param otherMethods the holder's other active 2-step methods (passkeys): they count for the last-method rule, so a
  * factor's switch and 'remove' are offered when a passkey would remain.
+ * @param defaultMethod the holder's default method ("Use by default", issue 22): a factor turned off or removed is
+ * no default any more.
  */
 export function useFactors(
   activeFactorsData: ActiveFactorsData,
   onStepUpRequired: () => void,
   otherMethods = 0,
+  defaultMethod?: DefaultMethod,
 ) {
   const { user } = useAuth();
   const client = useApiClient();
@@ -169,8 +173,9 @@ export function useFactors(
     if (outcome.status !== 'success') return;
     // Any ok answer means done.
     dispatch({ type: kind === 'turnOff' ? 'OPT_OUT_SUCCEEDED' : 'RESET_SUCCEEDED', factor });
+    defaultMethod?.methodGone(factor);
     toast(toastText(factor, kind === 'turnOff' ? 'turnedOff' : 'removed'));
-  }, [client, user.sub, toast, fail]);
+  }, [client, user.sub, toast, fail, defaultMethod]);
 
   const activated = useCallback(
     (factor: FactorKind, enrolledDate: string | null) => {
@@ -197,5 +202,6 @@ export function useFactors(
     failed: fail,
     guards,
     confirmItsYou,
+    defaultMethod,
   };
 }

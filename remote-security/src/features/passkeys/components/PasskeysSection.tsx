@@ -10,6 +10,7 @@ import { Button, Flex, Modal, Spin, Tag, Typography } from 'shared-ui';
 import { supportsWebAuthn } from 'shared-stepup';
 import type { Passkey } from 'shared-auth';
 import { focusFirst } from '../../../lib/focusFirst.js';
+import { DefaultMethodControl } from '../../../lib/preferred-method/DefaultMethodControl.js';
 import { ConfirmItsYouDialog } from '../../../lib/reauthentication/ConfirmItsYouDialog.js';
 import { usePasskeys, type PasskeysOptions } from '../hooks/usePasskeys.js';
 import { addMode, isAvailable, passkeyDates, targetOf } from '../model/passkeys.js';
@@ -81,6 +82,14 @@ export function PasskeysSection(props: PasskeysSectionProps) {
         ) : (
           <p>{TEXTS.none}</p>
         )}
+        {props.defaultMethod ? (
+          <DefaultMethodControl
+            method="passkey"
+            describedBy={IDS.title}
+            active={(list?.passkeys.length ?? 0) > 0 && view === 'READY'}
+            control={props.defaultMethod}
+          />
+        ) : null}
         {mode ? (
           <>
             {supported ? null : <p id={IDS.unsupported}>{TEXTS.unsupported}</p>}

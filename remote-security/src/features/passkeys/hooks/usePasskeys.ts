@@ -4,6 +4,7 @@ import { useApiClient, useAuth } from 'shared-auth';
 import { classifyFailure, useCall } from 'shared-auth/async';
 import type { PasskeyRegistrationOptions } from 'shared-auth';
 import { createPasskey } from 'shared-stepup';
+import type { DefaultMethod } from '../../../lib/preferred-method/usePreferredMethod.js';
 import { leavePageFor } from '../../../lib/navigation.js';
 import { useConfirmItsYou } from '../../../lib/reauthentication/useConfirmItsYou.js';
 import { ReauthenticationEnded } from '../../../lib/reauthentication/reauthentication.js';
@@ -38,6 +39,8 @@ export interface PasskeysOptions {
   onResumeStarted: () => void;
   /** How many passkeys the holder has, each time the list is read or changes. */
   onCountChange?: (count: number) => void;
+  /** The holder's default method: "Use by default" on the passkeys, or their "Default" tag (issue 22). */
+  defaultMethod?: DefaultMethod | undefined;
 }
 
 /** The key of "Confirm it's you" (lib/reauthentication) for this section: adding a passkey. */

@@ -9,6 +9,19 @@ describe('step-up status (outer state)', () => {
     expect(stepUpReducer(loading, { type: 'LOAD' })).toBe(loading);
   });
 
+  it("LOADING → CHALLENGE or NO_CHALLENGE keeps the challenge's default method (issue 22)", () => {
+    const response = {
+      activeFactorsData: { ...factors, passkey: { count: 1 } },
+      preferredMethod: 'passkey' as const,
+    };
+    expect(
+      stepUpReducer(loading, { type: 'CHALLENGE_LOADED', response: { challengeUser: true, ...response } }),
+    ).toEqual({ status: 'CHALLENGE', ...response });
+    expect(
+      stepUpReducer(loading, { type: 'CHALLENGE_LOADED', response: { challengeUser: false, ...response } }),
+    ).toEqual({ status: 'NO_CHALLENGE', ...response });
+  });
+
   it('LOADING → CHALLENGE when the server asks for it, with the factors', () => {
     expect(
       stepUpReducer(loading, {

@@ -8,6 +8,8 @@ export interface StepUpState {
   activeFactorsData: ActiveFactorsData;
   /** The holder's unused recovery codes, when the challenge says there are any: the screens offer them. */
   recoveryCodes?: ChallengeResponse['recoveryCodes'];
+  /** The holder's default method (issue 22), when the challenge names one: the screens open with it. */
+  preferredMethod?: ChallengeResponse['preferredMethod'];
 }
 
 export type StepUpAction =
@@ -27,11 +29,12 @@ export function stepUpReducer(state: StepUpState, action: StepUpAction): StepUpS
       return action.type === 'LOAD' ? { ...state, status: 'LOADING' } : state;
     case 'LOADING':
       if (action.type === 'CHALLENGE_LOADED') {
-        const { challengeUser, activeFactorsData, recoveryCodes } = action.response;
+        const { challengeUser, activeFactorsData, recoveryCodes, preferredMethod } = action.response;
         return {
           status: challengeUser ? 'CHALLENGE' : 'NO_CHALLENGE',
           activeFactorsData,
           ...(recoveryCodes ? { recoveryCodes } : {}),
+          ...(preferredMethod ? { preferredMethod } : {}),
         };
       }
       if (action.type === 'CHALLENGE_FAILED') return { status: 'CHALLENGE', activeFactorsData: {} };

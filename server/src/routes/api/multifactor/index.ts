@@ -4,6 +4,7 @@ import { callerOf } from '../../../auth/caller.js';
 import { actorOf, refuseFederated, sessionIdOf } from '../../../factors/http.js';
 import { registerCall } from '../../../http/register-call.js';
 import { kindOf } from '../../../identity/kinds/registry.js';
+import preferredMethodRoutes from './preferred.js';
 
 /**
  * The calls of one factor: /api/multifactor/{googleauth|email}/:sub/{enroll,details,activate,opt-in,opt-out,reset}.
@@ -57,7 +58,11 @@ function factorRoutes(factor: FactorName) {
   };
 }
 
-/** Every kind of factor (identity/kinds/registry.ts), each with its own hooks' scope. */
+/**
+ * Every kind of factor (identity/kinds/registry.ts), each with its own hooks' scope, and the preferred method
+ * (issue 22) in its own.
+ */
 export default async function multifactorRoutes(app: FastifyInstance) {
   for (const factor of FACTOR_NAMES) await app.register(factorRoutes(factor));
+  await app.register(preferredMethodRoutes);
 }

@@ -64,10 +64,31 @@ describe('AppLayout', () => {
     );
   });
 
-  it('lists My Profile, Password and Security in the side navigation for a regular user', () => {
+  it('lists My Profile, Password, Security and Devices & activity in the side navigation for a regular user', () => {
     renderLayout();
     const nav = screen.getByRole('navigation', { name: 'Account pages' });
-    expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile', 'Password', 'Security']);
+    expect(textsOf(within(nav).getAllByRole('link'))).toEqual([
+      'My Profile',
+      'Password',
+      'Security',
+      'Devices & activity',
+    ]);
+  });
+
+  it('leads to Devices & activity from the side navigation and from the user menu', async () => {
+    renderLayout();
+    const nav = screen.getByRole('navigation', { name: 'Account pages' });
+    await userEvent.click(within(nav).getByRole('link', { name: 'Devices & activity' }));
+    expect(screen.getByRole('main')).toHaveTextContent('At /activity');
+    expect(within(nav).getByRole('link', { name: 'Devices & activity' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+
+    await userEvent.click(within(nav).getByRole('link', { name: 'My Profile' }));
+    const menu = await openUserMenu();
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Devices & activity' }));
+    expect(screen.getByRole('main')).toHaveTextContent('At /activity');
   });
 
   it('offers the user menu, named after the user, with the pages and Logout', async () => {
@@ -77,6 +98,7 @@ describe('AppLayout', () => {
       'My Profile',
       'Password',
       'Security',
+      'Devices & activity',
       'Logout',
     ]);
     await userEvent.click(within(menu).getByRole('menuitem', { name: /Logout/ }));
@@ -103,7 +125,7 @@ describe('AppLayout', () => {
     expect(button).toHaveFocus();
   });
 
-  it('hides Password and Security from federated users, in the navigation and the user menu', async () => {
+  it('hides Password, Security and Devices & activity from federated users, in the navigation and the user menu', async () => {
     renderLayout({ isFederated: true });
     const nav = screen.getByRole('navigation', { name: 'Account pages' });
     expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile']);
@@ -161,7 +183,12 @@ describe('AppLayout on a narrow screen', () => {
     const menu = document.getElementById(menuButton.getAttribute('aria-controls') ?? '');
     expect(menu).not.toBeNull();
     const nav = within(menu!).getByRole('navigation', { name: 'Account pages' });
-    expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile', 'Password', 'Security']);
+    expect(textsOf(within(nav).getAllByRole('link'))).toEqual([
+      'My Profile',
+      'Password',
+      'Security',
+      'Devices & activity',
+    ]);
     expect(within(nav).getByRole('link', { name: 'My Profile' })).toHaveAttribute('aria-current', 'page');
     const headerLinks = within(menu!).getByRole('navigation', { name: 'Header links' });
     expect(within(headerLinks).getByRole('link', { name: 'Support' })).toHaveAttribute(
@@ -203,6 +230,14 @@ describe('AppLayout on a narrow screen', () => {
     expect(screen.queryByRole('link', { name: 'Security' })).not.toBeInTheDocument();
   });
 
+  it('leads to Devices & activity, as a holder opening it from a notice mail on a phone would', async () => {
+    renderLayout();
+    await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+    await userEvent.click(screen.getByRole('link', { name: 'Devices & activity' }));
+    expect(screen.getByRole('main')).toHaveTextContent('At /activity');
+    expect(screen.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('closes on Escape and returns the focus to the Menu button', async () => {
     renderLayout();
     const menuButton = screen.getByRole('button', { name: 'Menu' });
@@ -224,7 +259,7 @@ describe('AppLayout on a narrow screen', () => {
     expect(menuButton).toHaveAttribute('aria-expanded', 'false');
   });
 
-  it('hides Password and Security from federated users in the menu too', async () => {
+  it('hides Password, Security and Devices & activity from federated users in the menu too', async () => {
     renderLayout({ isFederated: true });
     await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
     const nav = screen.getByRole('navigation', { name: 'Account pages' });

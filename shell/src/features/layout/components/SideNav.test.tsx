@@ -21,5 +21,7 @@ describe('SideNav', () => {
     expect(onPageInterest).toHaveBeenCalledWith(expect.objectContaining({ remote: 'remote_password' }));
     screen.getByRole('link', { name: 'Security' }).focus();
     expect(onPageInterest).toHaveBeenCalledWith(expect.objectContaining({ remote: 'remote_security' }));
+    await userEvent.hover(screen.getByRole('link', { name: 'Devices & activity' }));
+    expect(onPageInterest).toHaveBeenCalledWith(expect.objectContaining({ remote: 'remote_activity' }));
   });
 });

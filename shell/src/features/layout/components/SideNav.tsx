@@ -13,10 +13,33 @@ interface PageLinksProps {
   linkPaddingBlock?: number;
 }
 
+/** A laptop and a phone, drawn here: shared-ui exports no devices icon (and a remote's page needs none of antd's). */
+function DevicesIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      width="1em"
+      height="1em"
+      aria-hidden
+      focusable="false"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+    >
+      <rect x="2" y="4.5" width="13" height="9.5" rx="1.5" />
+      <path d="M1 17.5h15" />
+      <rect x="17.5" y="8" width="5.5" height="11" rx="1.5" />
+    </svg>
+  );
+}
+
+/** Each page's icon; a page without one shows its label alone. */
 const ICONS: Record<string, ReactNode> = {
   '/profile': <IdcardOutlined aria-hidden />,
   '/password': <LockOutlined aria-hidden />,
   '/security': <SafetyOutlined aria-hidden />,
+  '/activity': <DevicesIcon />,
 };
 
 // Site navigation is a list of links (NavLink marks the current page with aria-current), not an ARIA menu.

@@ -1,0 +1,3 @@
+import { jestConfig } from '../jest.base.js';
+
+export default jestConfig(import.meta.dirname);

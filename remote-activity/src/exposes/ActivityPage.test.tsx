@@ -1,0 +1,63 @@
+// The page as the shell shows it: its heading, then the Devices and the Activity sections (their own tests are the
+// features'); federated accounts get the unavailable message and no call.
+import { screen, within } from '@testing-library/react';
+import { renderSignedIn } from 'mount-runtime/testing';
+import * as activityApi from '../features/activity/api/activityApi.js';
+import * as devicesApi from '../features/devices/api/devicesApi.js';
+import ActivityPage from './ActivityPage.js';
+
+jest.mock('../features/activity/api/activityApi.js');
+jest.mock('../features/devices/api/devicesApi.js');
+const activity = jest.mocked(activityApi);
+const devices = jest.mocked(devicesApi);
+
+const NOW = '2026-03-07T12:00:00.000Z';
+
+beforeEach(() => {
+  devices.getSessions.mockResolvedValue({
+    sessions: [
+      {
+        id: 'AAAAAAAAAAAAAAAAAAAA',
+        current: true,
+        browser: 'Firefox',
+        os: 'Linux',
+        deviceType: 'desktop',
+        country: 'GB',
+        address: '203.0.113.x',
+        signedInAt: NOW,
+        lastActiveAt: NOW,
+      },
+    ],
+  });
+  activity.getActivity.mockResolvedValue({ events: [], next: null });
+});
+
+describe('Devices & activity page', () => {
+  it('shows its heading, then the Devices section, then the Activity section, with their data', async () => {
+    renderSignedIn(<ActivityPage />);
+    const title = screen.getByRole('heading', { level: 1, name: 'Devices & activity' });
+    const devicesSection = await screen.findByRole('region', { name: 'Devices' });
+    const activitySection = await screen.findByRole('region', { name: 'Recent activity' });
+    expect(title.compareDocumentPosition(devicesSection) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(
+      devicesSection.compareDocumentPosition(activitySection) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(await within(devicesSection).findByText('This device')).toBeInTheDocument();
+    expect(await within(activitySection).findByText('No activity in the last 90 days.')).toBeInTheDocument();
+    expect(devices.getSessions).toHaveBeenCalledWith(expect.anything(), '00u1alice', {
+      signal: expect.any(AbortSignal),
+    });
+    expect(activity.getActivity).toHaveBeenCalledWith(expect.anything(), '00u1alice', undefined, {
+      signal: expect.any(AbortSignal),
+    });
+  });
+
+  it('shows federated users the unavailable message without calling the API', () => {
+    renderSignedIn(<ActivityPage />, { isFederated: true });
+    expect(screen.getByRole('heading', { level: 1, name: 'Devices & activity' })).toBeInTheDocument();
+    expect(screen.getByText('Resource not available for federated users')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Devices' })).not.toBeInTheDocument();
+    expect(devices.getSessions).not.toHaveBeenCalled();
+    expect(activity.getActivity).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,41 @@
+// The module the shell loads (REMOTE_PAGES.remote_activity in shared-auth's contract), and what `./mount` renders.
+// The page composes the features, Devices then Activity; features never import each other.
+import { Typography } from 'shared-ui';
+import { useAuth } from 'shared-auth';
+import { ActivitySection } from '../features/activity/components/ActivitySection.js';
+import { DevicesSection } from '../features/devices/components/DevicesSection.js';
+
+/** BUILD_ID at build time, else the package version (webpack.base.js); 'dev' where nothing defines it (jest). */
+const BUILD = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
+
+export const ACTIVITY_PAGE_TITLE = 'Devices & activity';
+
+/**
+ * The Devices & activity page (issue 22): where the account is signed in, then its recent security events; and
+ * which build of this remote it is, so a switch or a rollback can be seen on the page itself. Federated accounts
+ * get the spec's unavailable message without a call: the server refuses them these calls.
+ */
+export default function ActivityPage() {
+  const { isFederated } = useAuth();
+  return (
+    <>
+      <section aria-labelledby="activity-page-title" style={{ maxWidth: 760 }}>
+        <Typography.Title id="activity-page-title" level={1} style={{ fontSize: 28 }}>
+          {ACTIVITY_PAGE_TITLE}
+        </Typography.Title>
+        {isFederated ? (
+          <p>Resource not available for federated users</p>
+        ) : (
+          <>
+            <DevicesSection />
+            <ActivitySection />
+          </>
+        )}
+      </section>
+      {/* Muted but readable: #595959 on white is 7:1 (antd's "secondary" grey is below 4.5:1 at this size). */}
+      <Typography.Paragraph style={{ marginTop: 48, fontSize: 12, color: '#595959' }}>
+        {ACTIVITY_PAGE_TITLE} · build {BUILD}
+      </Typography.Paragraph>
+    </>
+  );
+}

@@ -1,0 +1,10 @@
+import { describeMountEntry } from 'mount-runtime/testing';
+import { mount } from './mount.js';
+
+// The ./mount entry renders this remote's real page; mount-runtime tests the options and the lifecycle.
+describeMountEntry({
+  mount,
+  pageHeading: 'Devices & activity',
+  isFederated: true,
+  shows: 'Resource not available for federated users',
+});

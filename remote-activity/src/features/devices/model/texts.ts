@@ -1,0 +1,29 @@
+/** The Devices section's texts (not in the spec; in its voice). docs/texts.md lists them. */
+export const DEVICES_TEXTS = {
+  title: 'Devices',
+  intro: 'The browsers and devices signed in to your account now.',
+  loading: 'Loading your devices',
+  listLabel: 'Your devices',
+  thisDevice: 'This device',
+  signedIn: (when: string) => `Signed in ${when}`,
+  lastActive: (when: string) => `Last active ${when}`,
+  noOthers: 'You are not signed in on any other device.',
+  signOut: 'Sign out',
+  signOutNamed: (name: string) => `Sign out ${name}`,
+  signOutOthers: 'Sign out of all other devices',
+  othersTitle: 'Sign out of all other devices?',
+  othersText:
+    'Every other browser and device signed in to your account will be signed out. This device stays signed in.',
+  everywhere: 'Sign out everywhere',
+  everywhereTitle: 'Sign out everywhere?',
+  everywhereText:
+    'Every browser and device signed in to your account will be signed out, this one included. You will then sign in again.',
+  cancel: 'Cancel',
+  signedOutOne: (name: string) => `${name} was signed out.`,
+  signedOutOthers: 'Your other devices were signed out.',
+  signedOutEverywhere: 'You were signed out everywhere. Sign in again to go on.',
+  stepUpTitle: '2-step verification',
+  stepUpIntro: "Your account uses 2-step verification: verify it's you before you sign out a device.",
+  loadingStepUp: 'Loading the verification',
+  tryAgain: 'Try again',
+} as const;

@@ -1,0 +1,2 @@
+// The async boundary lets Module Federation set up the shared singletons before anything imports them.
+import('./bootstrap');
