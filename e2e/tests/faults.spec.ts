@@ -23,7 +23,7 @@ function isAccountApiCall(url: URL): boolean {
   return (
     url.pathname.startsWith('/api/') &&
     !url.pathname.startsWith('/api/clientConfiguration/') &&
-    !url.pathname.startsWith('/api/v1/')
+    !url.pathname.startsWith('/api/v1/sessions/')
   );
 }
 
@@ -57,6 +57,7 @@ for (const { name, fault, message } of API_FAULTS) {
       'My Profile',
       'Password',
       'Security',
+      'Devices & activity',
     ]);
     await expect(page.getByRole('table')).toContainText(user.familyName);
 
@@ -86,6 +87,13 @@ for (const { name, fault, message } of API_FAULTS) {
     await navLink(page, 'Security').click();
     await expect(page.getByRole('heading', { level: 1, name: 'Security', exact: true })).toBeVisible();
     await expect(page.getByText('Error', { exact: true })).toBeVisible();
+
+    // Devices & activity: each of its two sections says so in place, with a way to try again.
+    await navLink(page, 'Devices & activity').click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Devices & activity', exact: true }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(2);
 
     // The header's user menu still works.
     await page.getByRole('button', { name: `User menu for ${user.name}` }).click();

@@ -52,9 +52,21 @@ test('the skip link is the first Tab stop; the side navigation and the user menu
   const nav = page.getByRole('navigation', { name: 'Account pages' });
   // The layout around the page: the header's links, the side navigation, the footer.
   await expect(page.getByRole('navigation', { name: 'Header links' }).getByRole('link')).not.toHaveCount(0);
-  await expect(nav.getByRole('link')).toHaveText(['My Profile', 'Password', 'Security']);
+  await expect(nav.getByRole('link')).toHaveText([
+    'My Profile',
+    'Password',
+    'Security',
+    'Devices & activity',
+  ]);
   await expect(page.getByRole('contentinfo')).toContainText(`© ${new Date().getFullYear()}`);
   // The side navigation comes before the main content: Shift+Tab from it reaches the last page's link.
+  await page.keyboard.press('Shift+Tab');
+  await expect(nav.getByRole('link', { name: 'Devices & activity' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/activity$/);
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Devices & activity', exact: true }),
+  ).toBeVisible();
   await page.keyboard.press('Shift+Tab');
   await expect(nav.getByRole('link', { name: 'Security' })).toBeFocused();
   await page.keyboard.press('Enter');
