@@ -1,6 +1,7 @@
 // The step-up verification screens both the Security and the Password remote run. Bundled into each remote (not
 // a Module Federation share): it is small, and each remote then ships the screens it was tested with.
 export { StepUpScreens, type StepUpScreensProps } from './components/StepUpScreens.js';
+export { StepUpDialog, type StepUpDialogProps } from './components/StepUpDialog.js';
 export { CodeField } from './components/CodeField.js';
 export {
   getChallenge,
