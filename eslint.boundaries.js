@@ -34,6 +34,7 @@ const SERVER_DOMAINS = [
   'clients',
   'activity',
   'devices',
+  'releases',
 ];
 
 /**
@@ -48,7 +49,7 @@ export const SERVER_LAYERS = [
   ['db'],
   ['storage'],
   ['mail', 'throttles', 'directory', 'keys'],
-  ['notifications', 'identity', 'activity'],
+  ['notifications', 'identity', 'activity', 'releases'],
   ['auth'],
   ['factors'],
   ['passkeys', 'devices'],

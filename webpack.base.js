@@ -70,6 +70,52 @@ function sharedConfig(appDir, appRequire) {
   return shared;
 }
 
+// webpack-subresource-integrity is the root's devDependency (one pinned copy for every app).
+const rootRequire = createRequire(import.meta.url);
+const SRI_HASHES = ['sha384'];
+
+/**
+ * Module Federation leaves chunks with no file (the shared modules another container provides): webpack's loader
+ * never fetches them (they are marked installed), but webpack-subresource-integrity still writes a placeholder for
+ * each into the loader's hash map and then fails the build on it (waysact/webpack-subresource-integrity#176).
+ * Each such placeholder becomes a well-formed hash that matches nothing, of the same length (source maps stay
+ * right), so a load of one would fail closed. Runs just before the integrity plugin hashes the files.
+ */
+class FilelessChunkIntegrityPlugin {
+  apply(compiler) {
+    const { Compilation, sources } = compiler.webpack;
+    const { makePlaceholder } = rootRequire('webpack-subresource-integrity/util');
+    compiler.hooks.thisCompilation.tap('FilelessChunkIntegrityPlugin', (compilation) => {
+      compilation.hooks.processAssets.tap(
+        {
+          name: 'FilelessChunkIntegrityPlugin',
+          stage: Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_INLINE - 1,
+        },
+        (assets) => {
+          const placeholders = [...compilation.chunks]
+            .filter((chunk) => chunk.files.size === 0 && chunk.id !== null)
+            .map((chunk) => makePlaceholder(SRI_HASHES, chunk.id));
+          if (placeholders.length === 0) return;
+          for (const [file, asset] of Object.entries(assets)) {
+            if (!file.endsWith('.js')) continue;
+            const text = asset.source().toString();
+            const replaced = new sources.ReplaceSource(asset, file);
+            let changed = false;
+            for (const placeholder of placeholders) {
+              const matchesNothing = `sha384-${'A'.repeat(placeholder.length - 'sha384-'.length)}`;
+              for (let at = text.indexOf(placeholder); at >= 0; at = text.indexOf(placeholder, at + 1)) {
+                replaced.replace(at, at + placeholder.length - 1, matchesNothing);
+                changed = true;
+              }
+            }
+            if (changed) compilation.updateAsset(file, replaced);
+          }
+        },
+      );
+    });
+  }
+}
+
 /**
  * @param {{
  *   appDir: string,
@@ -86,6 +132,7 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
   const HtmlWebpackPlugin = appRequire('html-webpack-plugin');
   const { ModuleFederationPlugin } = appRequire('@module-federation/enhanced/webpack');
   const TerserPlugin = appRequire('terser-webpack-plugin');
+  const { SubresourceIntegrityPlugin } = rootRequire('webpack-subresource-integrity');
   const { version } = readJson(path.join(appDir, 'package.json'));
   const containerName = name.replace(/-/g, '_');
 
@@ -110,6 +157,9 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
         // A module whose evaluation threw (say, it imports a shared singleton the MF runtime refused) is evaluated
         // again on its next import, and throws again, instead of being handed out half-initialised.
         strictModuleExceptionHandling: true,
+        // Chunks load with CORS, as integrity checks need: every origin that loads a remote must be allowed by the
+        // remote's host (server/src/static-host, --allow-origins). Same-origin loads (the shell) send no CORS check.
+        crossOriginLoading: 'anonymous',
         clean: true,
       },
       resolve: {
@@ -164,6 +214,14 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
             },
           },
         }),
+        // Each chunk's SHA-384 goes into the chunk that loads it, so the browser refuses a tampered chunk. The
+        // remoteEntry.js itself is checked by the shell (integrity from the resolved remotes set).
+        ...(production && role === 'remote'
+          ? [
+              new FilelessChunkIntegrityPlugin(),
+              new SubresourceIntegrityPlugin({ hashFuncNames: SRI_HASHES, enabled: true }),
+            ]
+          : []),
         new HtmlWebpackPlugin({
           // The shell has its own page; every remote opened alone runs in the harness, whose one page they share.
           template:

@@ -32,6 +32,7 @@ const UNIT_FILES = [
   'test/org-activity-events.test.ts',
   'test/passkey-rp.test.ts',
   'test/pg-binaries.test.ts',
+  'test/release-cli.test.ts',
   'test/settings-domain.test.ts',
   'test/sql-in-storage.test.ts',
   'test/static-host.test.ts',
@@ -58,9 +59,13 @@ const BOTH_ENGINES_FILES = [
 
 /**
  * Run once, in project okta: a whole contract run in a child process; Okta mode's activity read from the stand-in's
- * System Log.
+ * System Log; Okta mode's Devices list.
  */
-const OKTA_ONLY_FILES = ['test/okta-check-against-org.test.ts', 'test/okta-activity.test.ts'];
+const OKTA_ONLY_FILES = [
+  'test/okta-check-against-org.test.ts',
+  'test/okta-activity.test.ts',
+  'test/okta-devices.test.ts',
+];
 
 const POSTGRES_SETUP = 'test/support/postgres-global-setup.ts';
 

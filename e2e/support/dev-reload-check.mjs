@@ -97,20 +97,25 @@ try {
   await page.getByLabel('Password').fill('Wonderland-42');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('table').getByText('Liddell').waitFor({ timeout: 60_000 });
-  const buildLine = page.getByText(/^My Profile · build /);
-  await buildLine.waitFor();
-  console.log(`signed in on /profile: "${await buildLine.textContent()}"`);
+  // The page's build is out of the holder's view: its root element says it (data-build).
+  const pageRoot = page.locator('[data-build]');
+  await pageRoot.waitFor();
+  console.log(`signed in on /profile: build "${await pageRoot.getAttribute('data-build')}"`);
 
   // A remote's source changes: its dev server rebuilds, and its client (inside remoteEntry.js) reloads the page.
+  const changed = page.locator(`[data-dev-check="${mark}"]`);
   const remoteMs = await reloadAfter(page, () =>
-    restores.push(edit(REMOTE_FILE, (text) => text.replace('· build {BUILD}', `· build {BUILD} · ${mark}`))),
+    restores.push(
+      edit(REMOTE_FILE, (text) =>
+        text.replace('<div data-build={BUILD}>', `<div data-build={BUILD} data-dev-check="${mark}">`),
+      ),
+    ),
   );
-  await page.getByText(mark).waitFor({ timeout: 30_000 });
+  await changed.waitFor({ timeout: 30_000 });
   console.log(`remote-profile changed → page reloaded with the change in ${(remoteMs / 1000).toFixed(1)} s`);
   const restoreMs = await reloadAfter(page, () => restores.pop()());
   await page.getByRole('table').getByText('Liddell').waitFor({ timeout: 30_000 });
-  if ((await page.getByText(mark).count()) !== 0)
-    throw new Error('the restored remote still shows the change');
+  if ((await changed.count()) !== 0) throw new Error('the restored remote still shows the change');
   console.log(`remote-profile restored → page reloaded without it in ${(restoreMs / 1000).toFixed(1)} s`);
 
   // The shell's own source changes: its dev server (:3005) rebuilds into data/dev/shell and reloads the page.

@@ -98,7 +98,7 @@ test("the federated user's pages (no Password or Security, no editing), the not-
   const nav = page.getByRole('navigation', { name: 'Account pages' });
   await expect(nav.getByRole('link')).toHaveText(['My Profile']);
   await page.getByRole('button', { name: `User menu for ${user.name}` }).click();
-  await expect(page.getByRole('menuitem')).toHaveText(['My Profile', 'Logout']);
+  await expect(page.getByRole('menuitem')).toHaveText(['My Profile', 'About', 'Logout']);
   await page.keyboard.press('Escape');
   await expectNoSeriousViolations(page, "the federated user's profile page");
   // Password and Security are not in the navigation: their addresses still answer with the message.

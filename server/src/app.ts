@@ -18,6 +18,7 @@ import notificationsPlugin from './plugins/app/notifications.js';
 import notMePlugin from './plugins/app/not-me.js';
 import passwordPlugin from './plugins/app/password.js';
 import providerPlugin from './plugins/app/provider.js';
+import releasesPlugin from './plugins/app/releases.js';
 import storagePlugin from './plugins/app/storage.js';
 import errorsPlugin from './plugins/errors.js';
 import externalPlugins, { securityHeadersOf } from './plugins/external.js';
@@ -26,6 +27,7 @@ import './plugins/types.js';
 import apiRoutes from './routes/api/index.js';
 import notMePageRoutes from './routes/not-me/index.js';
 import webRoutes from './routes/web.js';
+import { LiveReleaseOrigins } from './releases/live-origins.js';
 
 export interface BuildOptions {
   /** Overrides the pino logger settings (tests pass false). */
@@ -53,7 +55,9 @@ export function trustProxyOption(setting: TrustProxy): FastifyServerOptions['tru
 
 /** Builds the whole server without listening: tests use it with inject(), server.ts with listen(). */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const securityHeaders = securityHeadersOf(config);
+  // The live releases' origins (issue 23) enter the CSP beside the remotes file's; the releases plugin keeps them.
+  const releasedOrigins = new LiveReleaseOrigins();
+  const securityHeaders = securityHeadersOf(config, releasedOrigins);
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     // The API's bodies are a few fields; anything bigger is refused with 413.
@@ -94,7 +98,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   try {
     // 1. Third-party plugins: helmet, cors, rate-limit, formbody, middie.
-    await app.register(externalPlugins, { config });
+    await app.register(externalPlugins, { config, releasedOrigins });
     await app.register(errorsPlugin);
     // 2. One plugin per domain (plugins/app): storage first, each naming what it depends on.
     await app.register(storagePlugin);
@@ -118,6 +122,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(notMePlugin);
     await app.register(passwordPlugin);
     await app.register(providerPlugin);
+    await app.register(releasesPlugin, { releasedOrigins });
     // 3. Routes.
     await app.register(apiRoutes, { prefix: '/api' });
     await app.register(notMePageRoutes);

@@ -391,6 +391,12 @@ describe('DATABASE_URL', () => {
     ['SIGN_IN_POSTS_PER_MINUTE', '9'],
     ['SIGN_IN_POSTS_PER_MINUTE', 'lots'],
     ['SIGN_IN_POSTS_PER_MINUTE', '60.5'],
+    ['CANARY_MIN_LOADS', '0'],
+    ['CANARY_MIN_LOADS', '2.5'],
+    ['CANARY_MIN_LOADS', 'twenty'],
+    ['CANARY_MAX_FAILURE_RATE', '0'],
+    ['CANARY_MAX_FAILURE_RATE', '5'],
+    ['CANARY_MAX_FAILURE_RATE', '5%'],
   ])('stops on %s=%j with a message naming the setting', (name, value) => {
     expect(() =>
       parseEnv({
@@ -400,6 +406,17 @@ describe('DATABASE_URL', () => {
         [name]: value,
       }),
     ).toThrow(new RegExp(`^Invalid environment setting:\\n  ${name}=`));
+  });
+});
+
+describe('the automatic rollback’s settings (issue 23)', () => {
+  it('default to 20 loads and 5 %, and take other values', () => {
+    const base = {};
+    expect(parseEnv(base)).toMatchObject({ CANARY_MIN_LOADS: 20, CANARY_MAX_FAILURE_RATE: 0.05 });
+    expect(parseEnv({ ...base, CANARY_MIN_LOADS: '100', CANARY_MAX_FAILURE_RATE: '0.2' })).toMatchObject({
+      CANARY_MIN_LOADS: 100,
+      CANARY_MAX_FAILURE_RATE: 0.2,
+    });
   });
 });
 

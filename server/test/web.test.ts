@@ -18,11 +18,12 @@ describe('without a shell build', () => {
     expect((await t.app.inject('/api/clientConfiguration/getSettings')).statusCode).toBe(200);
   });
 
-  it('serves the runtime remotes file, no-cache', async () => {
+  it('serves the runtime remotes file (resolved, issue 23: the file itself while no remote has a release), no-store', async () => {
     const response = await t.app.inject('/remotes.json');
     expect(response.statusCode).toBe(200);
-    expect(response.headers['cache-control']).toBe('no-cache');
-    expect(response.json()).toEqual(t.config.remotes);
+    expect(response.headers['cache-control']).toBe('no-store');
+    // A superset of the file: an old shell reads `entry` as before.
+    expect(response.json()).toMatchObject(t.config.remotes);
     expect(response.json()).toMatchObject({
       remotes: { remote_profile: { entry: expect.stringMatching(/remoteEntry\.js$/) } },
     });
@@ -176,7 +177,16 @@ describe('the remotes file is runtime configuration', () => {
 
     const response = await t.app.inject('/remotes.json');
     expect(response.json()).toEqual({
-      remotes: { remote_profile: { entry: 'https://cdn.example.com/remote-profile/1.4.0/remoteEntry.js' } },
+      remotes: {
+        remote_profile: {
+          entry: 'https://cdn.example.com/remote-profile/1.4.0/remoteEntry.js',
+          integrity: null,
+          version: null,
+          buildId: null,
+          channel: 'bootstrap',
+          fallback: null,
+        },
+      },
     });
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self' https://cdn.example.com http://localhost:3100");
@@ -191,7 +201,16 @@ describe('the remotes file is runtime configuration', () => {
     const response = await t.app.inject('/remotes.json');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
-      remotes: { remote_profile: { entry: 'https://cdn.example.com/remote-profile/1.4.0/remoteEntry.js' } },
+      remotes: {
+        remote_profile: {
+          entry: 'https://cdn.example.com/remote-profile/1.4.0/remoteEntry.js',
+          integrity: null,
+          version: null,
+          buildId: null,
+          channel: 'bootstrap',
+          fallback: null,
+        },
+      },
     });
   });
 });

@@ -48,7 +48,7 @@ test("a federated user (the org's federated attribute) sees only the profile, ca
   const nav = page.getByRole('navigation', { name: 'Account pages' });
   await expect(nav.getByRole('link')).toHaveText(['My Profile']);
   await page.getByRole('button', { name: `User menu for ${user.name}` }).click();
-  await expect(page.getByRole('menuitem')).toHaveText(['My Profile', 'Logout']);
+  await expect(page.getByRole('menuitem')).toHaveText(['My Profile', 'About', 'Logout']);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menuitem')).toHaveCount(0);
   await expectNoSeriousViolations(page, "the federated user's profile page in Okta mode");

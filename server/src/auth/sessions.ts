@@ -3,6 +3,7 @@ import type { RevokedSessions } from '../storage/provider.js';
 import type { User } from '../storage/users.js';
 import type { IdentityBackend } from '../identity/types.js';
 import type { Storage } from '../storage/index.js';
+import { orgSignInOf, SIGN_IN_SEEN_RESOLUTION_MS } from './org-sign-in.js';
 import { issuedBeforeChange } from './token-not-before.js';
 import type { VerifiedToken } from './verifier.js';
 
@@ -97,20 +98,36 @@ export function providerSessions(storage: Storage): AccountSessions {
  * every instance refuses the account's access tokens issued before the change but the caller's, as ended. After
  * the commit the account's refresh tokens for `clientIds` (the clients whose tokens the API takes) are revoked at
  * the org, or a refresh would mint tokens issued after the change; the caller renews with its org session.
+ * A sign-in signed out from the Devices list (devices/org-sessions.ts) has its tokens refused the same way, on
+ * every call, by its row (auth/org-sign-in.ts).
  */
 export function orgSessions(
   identity: Pick<IdentityBackend, 'findCaller' | 'revokeRefreshTokens'>,
-  storage: Pick<Storage, 'tokenNotBefore'>,
+  storage: Pick<Storage, 'tokenNotBefore' | 'orgSessions'>,
   now: () => number,
   clientIds: readonly string[],
 ): AccountSessions {
   const marks = storage.tokenNotBefore;
-  const alive = async ({ userId, claims }: VerifiedToken) =>
-    !issuedBeforeChange(claims, await marks.get(userId));
+  /** Whether the token's sign-in was signed out from the Devices list (its ended row outlives its tokens). */
+  const signedOutFromList = async (token: VerifiedToken) => {
+    const signIn = orgSignInOf(token);
+    const row = signIn === undefined ? undefined : await storage.orgSessions.find(signIn);
+    if (signIn === undefined || row?.endedAt == null) return false;
+    // Refused tokens keep coming: the row (and so the refusal) lasts a retention window after the last of them.
+    const at = now();
+    if (row.lastSeenAt <= at - SIGN_IN_SEEN_RESOLUTION_MS) {
+      await storage.orgSessions.refused(signIn, at, at - SIGN_IN_SEEN_RESOLUTION_MS);
+    }
+    return true;
+  };
+  const alive = async (token: VerifiedToken) => {
+    const [mark, signedOut] = await Promise.all([marks.get(token.userId), signedOutFromList(token)]);
+    return !signedOut && !issuedBeforeChange(token.claims, mark);
+  };
   return {
     isAlive: alive,
     async accountOf(token) {
-      // One primary-key read beside the (usually cached) user: both on every call.
+      // Two primary-key reads (the "not before", the sign-in's row) beside the (usually cached) user: on every call.
       const [isAlive, caller] = await Promise.all([alive(token), identity.findCaller(token.userId)]);
       return { alive: isAlive, ...caller };
     },

@@ -295,6 +295,139 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    // Devices in Okta mode (issue 22, devices/org-sessions.ts): the org's sign-ins whose access tokens reached the
+    // API, recorded at the first one. A sign-in signed out from the list keeps its row (ended_at) so the API refuses
+    // its tokens; every row goes once its tokens stopped coming for the retention window. No foreign key: the
+    // accounts are the org's (user_id is Okta's user id).
+    id: '020-org-sessions',
+    sqlite: `
+      -- id: 20 random base62 characters, the list's opaque id. sign_in: a SHA-256 of the account and what names the
+      -- sign-in in its access tokens (Okta's sid, else auth_time); never a token. The client as described from the
+      -- first call (as 017's). signed_in_at: the tokens' auth_time; last_seen_at: when its tokens last reached the
+      -- API (accepted, or refused once ended); ended_at: when it was signed out from the list. ms since the epoch.
+      CREATE TABLE org_sessions (
+        id            TEXT PRIMARY KEY,
+        user_id       TEXT NOT NULL,
+        sign_in       TEXT NOT NULL UNIQUE,
+        browser       TEXT,
+        os            TEXT,
+        device_type   TEXT,
+        country       TEXT,
+        address       TEXT,
+        signed_in_at  INTEGER NOT NULL,
+        last_seen_at  INTEGER NOT NULL,
+        ended_at      INTEGER
+      ) STRICT;
+      CREATE INDEX org_sessions_user ON org_sessions (user_id);
+      CREATE INDEX org_sessions_last_seen ON org_sessions (last_seen_at);
+    `,
+    postgres: `
+      CREATE TABLE org_sessions (
+        id            TEXT PRIMARY KEY,
+        user_id       TEXT NOT NULL,
+        sign_in       TEXT NOT NULL UNIQUE,
+        browser       TEXT,
+        os            TEXT,
+        device_type   TEXT,
+        country       TEXT,
+        address       TEXT,
+        signed_in_at  BIGINT NOT NULL,
+        last_seen_at  BIGINT NOT NULL,
+        ended_at      BIGINT
+      );
+      CREATE INDEX org_sessions_user ON org_sessions (user_id);
+      CREATE INDEX org_sessions_last_seen ON org_sessions (last_seen_at);
+    `,
+  },
+  {
+    // Releases (issue 23, releases/): each remote's published versions with their load counts, the one stable and
+    // at most one canary per remote, the audit of every action, and the deploy keys the teams act with.
+    id: '021-releases',
+    sqlite: `
+      -- One row per published version. integrity: sha384-… of its remoteEntry.js. published_by: the deploy key's
+      -- label. loads, failures: the shell's reports (every report is a load; a failed one is a failure too).
+      CREATE TABLE release_versions (
+        remote        TEXT NOT NULL,
+        version       TEXT NOT NULL,
+        entry         TEXT NOT NULL,
+        integrity     TEXT NOT NULL,
+        build_id      TEXT NOT NULL,
+        published_by  TEXT NOT NULL,
+        published_at  INTEGER NOT NULL,
+        loads         INTEGER NOT NULL DEFAULT 0,
+        failures      INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (remote, version)
+      ) STRICT;
+      -- What is live per remote: stable, the stable before it (the fallback), the canary and its percentage.
+      CREATE TABLE release_channels (
+        remote           TEXT PRIMARY KEY,
+        stable           TEXT,
+        previous_stable  TEXT,
+        canary           TEXT,
+        canary_percent   INTEGER,
+        updated_at       INTEGER NOT NULL
+      ) STRICT;
+      -- The audit: who (a deploy key's label, or 'system') did what, when (ms); seq orders events of one ms.
+      CREATE TABLE release_events (
+        seq      INTEGER PRIMARY KEY,
+        remote   TEXT NOT NULL,
+        at       INTEGER NOT NULL,
+        action   TEXT NOT NULL,
+        version  TEXT,
+        actor    TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX release_events_remote ON release_events (remote, seq);
+      -- key_hash: SHA-256 of the key, hex (the key is shown once, never stored). A live label is unique.
+      CREATE TABLE deploy_keys (
+        key_hash    TEXT PRIMARY KEY,
+        label       TEXT NOT NULL,
+        remote      TEXT NOT NULL,
+        created_at  INTEGER NOT NULL,
+        revoked_at  INTEGER
+      ) STRICT;
+      CREATE UNIQUE INDEX deploy_keys_live_label ON deploy_keys (label) WHERE revoked_at IS NULL;
+    `,
+    postgres: `
+      CREATE TABLE release_versions (
+        remote        TEXT NOT NULL,
+        version       TEXT NOT NULL,
+        entry         TEXT NOT NULL,
+        integrity     TEXT NOT NULL,
+        build_id      TEXT NOT NULL,
+        published_by  TEXT NOT NULL,
+        published_at  BIGINT NOT NULL,
+        loads         BIGINT NOT NULL DEFAULT 0,
+        failures      BIGINT NOT NULL DEFAULT 0,
+        PRIMARY KEY (remote, version)
+      );
+      CREATE TABLE release_channels (
+        remote           TEXT PRIMARY KEY,
+        stable           TEXT,
+        previous_stable  TEXT,
+        canary           TEXT,
+        canary_percent   BIGINT,
+        updated_at       BIGINT NOT NULL
+      );
+      CREATE TABLE release_events (
+        seq      BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        remote   TEXT NOT NULL,
+        at       BIGINT NOT NULL,
+        action   TEXT NOT NULL,
+        version  TEXT,
+        actor    TEXT NOT NULL
+      );
+      CREATE INDEX release_events_remote ON release_events (remote, seq);
+      CREATE TABLE deploy_keys (
+        key_hash    TEXT PRIMARY KEY,
+        label       TEXT NOT NULL,
+        remote      TEXT NOT NULL,
+        created_at  BIGINT NOT NULL,
+        revoked_at  BIGINT
+      );
+      CREATE UNIQUE INDEX deploy_keys_live_label ON deploy_keys (label) WHERE revoked_at IS NULL;
+    `,
+  },
 ];
 
 /** Both dialects' lists: the migrations written per dialect, then the one list's. */

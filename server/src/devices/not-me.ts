@@ -5,8 +5,8 @@
  * to use it. Embedded mode: the event must be one of the caller's (404 otherwise, another account's id answers
  * the same), and the sign-out, the notice and the event are one transaction. Okta mode: the org ends every
  * session with its OAuth tokens (first: no transaction spans a call to Okta), then the account's "not before"
- * refuses every access token issued so far and the notice is queued; the org's System Log holds the events, so
- * the id is taken as the page showed it (the portal keeps no copy to check it against).
+ * refuses every access token issued so far, the listed sign-ins end and the notice is queued; the org's System Log
+ * holds the events, so the id is taken as the page showed it (the portal keeps no copy to check it against).
  */
 import { ACTIVITY_RETENTION_DAYS, API_ERRORS, type SignedOutEverywhere } from 'shared-auth/contract';
 import type { ActivityLog } from '../activity/log.js';
@@ -79,6 +79,8 @@ export class NotMeReport {
     await storage.transaction(async (tx) => {
       // Every access token of the account issued until now, the caller's too, is refused on every instance.
       await tx.tokenNotBefore.set(user.id, now(), undefined);
+      // The Devices list then holds none of the ended sign-ins (devices/org-sessions.ts).
+      await tx.orgSessions.end(user.id, { except: null }, now());
       await tx.grants.endAllCarrying(user.id, KEEP_NO_GRANT, undefined);
       await this.notify(tx, actor);
     });

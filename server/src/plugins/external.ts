@@ -8,27 +8,36 @@ import fp from 'fastify-plugin';
 import type { AppConfig } from '../config/index.js';
 import cors from '../http/cors.js';
 import { precomputedSecurityHeaders } from '../http/security-headers.js';
+import { LiveReleaseOrigins } from '../releases/live-origins.js';
 
 /**
- * Origins the shell loads code from: the remotes file as it is now, plus the portal's other trusted origins
- * (remote dev harnesses, embedding pages). Read per response, so a remote moved to a new origin is allowed at once.
+ * Origins the shell loads code from: the remotes file as it is now, the releases live now (issue 23: every stable,
+ * canary and fallback entry, releases/live-origins.ts), plus the portal's other trusted origins (remote dev
+ * harnesses, embedding pages). Read per response, so a remote moved to a new origin is allowed at once.
  */
-export function remoteOrigins(config: AppConfig): string[] {
+export function remoteOrigins(config: AppConfig, released: LiveReleaseOrigins = NO_RELEASES): string[] {
   const remotes = config.currentRemotes();
-  // Every response asks: compute once per version of the remotes file.
-  let origins = originsByRemotes.get(remotes);
+  const releasedOrigins = released.get();
+  // Every response asks: compute once per version of the remotes file and of the live releases.
+  let byReleased = originsByRemotes.get(remotes);
+  if (!byReleased) {
+    byReleased = new WeakMap();
+    originsByRemotes.set(remotes, byReleased);
+  }
+  let origins = byReleased.get(releasedOrigins);
   if (!origins) {
     const entries = Object.values(remotes.remotes).map((remote) => new URL(remote.entry).origin);
-    origins = [...new Set([...entries, ...config.TRUSTED_ORIGINS])];
-    originsByRemotes.set(remotes, origins);
+    origins = [...new Set([...entries, ...releasedOrigins, ...config.TRUSTED_ORIGINS])];
+    byReleased.set(releasedOrigins, origins);
   }
   return origins;
 }
 
-const originsByRemotes = new WeakMap<object, string[]>();
+const NO_RELEASES = new LiveReleaseOrigins();
+const originsByRemotes = new WeakMap<object, WeakMap<readonly string[], string[]>>();
 
-function remoteSources(config: AppConfig): string {
-  const origins = remoteOrigins(config);
+function remoteSources(config: AppConfig, released: LiveReleaseOrigins): string {
+  const origins = remoteOrigins(config, released);
   let sources = sourcesByOrigins.get(origins);
   if (sources === undefined) {
     sources = origins.join(' ');
@@ -50,8 +59,11 @@ export function trustedWebSockets(config: AppConfig): string[] {
   return config.TRUSTED_ORIGINS.map((origin) => origin.replace(/^http/, 'ws'));
 }
 
-export function cspDirectives(config: AppConfig): Record<string, Directive | null> {
-  const remotes = [() => remoteSources(config)];
+export function cspDirectives(
+  config: AppConfig,
+  released: LiveReleaseOrigins = NO_RELEASES,
+): Record<string, Directive | null> {
+  const remotes = [() => remoteSources(config, released)];
   // In Okta mode the shell talks to the org (token exchange, silent-renew iframe) from the page.
   const idp = config.embedded ? [] : [new URL(config.settings.Domain).origin];
   const flagBase = /^https?:\/\//.test(config.settings.FlagBaseUrl)
@@ -78,10 +90,10 @@ export function cspDirectives(config: AppConfig): Record<string, Directive | nul
 }
 
 /** The security headers of every answer of this server (helmet): CSP, HSTS behind https, nosniff, referrer... */
-export function helmetOptions(config: AppConfig) {
+export function helmetOptions(config: AppConfig, released: LiveReleaseOrigins = NO_RELEASES) {
   const https = config.PUBLIC_URL.startsWith('https:');
   return {
-    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config, released) },
     hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     // Every portal origin is on one site (the shell at :3000, remotes at :3001...).
     crossOriginResourcePolicy: { policy: 'same-site' },
@@ -91,16 +103,39 @@ export function helmetOptions(config: AppConfig) {
 }
 
 /** The security headers of every answer, for a raw response (also answers sent before any hook runs). */
-export function securityHeadersOf(config: AppConfig): (response: ServerResponse) => void {
-  return precomputedSecurityHeaders(() => helmetOptions(config), config.currentRemotes);
+export function securityHeadersOf(
+  config: AppConfig,
+  released: LiveReleaseOrigins = NO_RELEASES,
+): (response: ServerResponse) => void {
+  // One version object per (remotes file, live release origins) pair: either changing recomputes the headers.
+  const versions = new WeakMap<object, WeakMap<readonly string[], object>>();
+  const versionOf = () => {
+    const remotes = config.currentRemotes();
+    const origins = released.get();
+    let byOrigins = versions.get(remotes);
+    if (!byOrigins) {
+      byOrigins = new WeakMap();
+      versions.set(remotes, byOrigins);
+    }
+    let version = byOrigins.get(origins);
+    if (!version) {
+      version = {};
+      byOrigins.set(origins, version);
+    }
+    return version;
+  };
+  return precomputedSecurityHeaders(() => helmetOptions(config, released), versionOf);
 }
 
 /** Third-party plugins, registered before the app's own: security headers, CORS, rate limits, forms, middleware. */
 export default fp(
-  async function externalPlugins(app: FastifyInstance, { config }: { config: AppConfig }) {
+  async function externalPlugins(
+    app: FastifyInstance,
+    { config, releasedOrigins }: { config: AppConfig; releasedOrigins?: LiveReleaseOrigins },
+  ) {
     // Computed once per version of the remotes file, not per request (http/security-headers.ts). Hooks run for
     // every route, the 404 answer and the provider's pages (middie runs later in this same hook list).
-    const securityHeaders = securityHeadersOf(config);
+    const securityHeaders = securityHeadersOf(config, releasedOrigins);
     app.addHook('onRequest', (_request, reply, done) => {
       securityHeaders(reply.raw);
       done();

@@ -4,9 +4,10 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { API_ERROR_CODES, remotesConfigSchema } from 'shared-auth/contract';
+import { API_ERROR_CODES, resolvedRemotesSchema, type ResolvedRemotes } from 'shared-auth/contract';
 import { storageUnavailableReason } from '../db/errors.js';
 import type { Database } from '../db/sql.js';
+import { resolveRemotes } from '../releases/resolver.js';
 
 const require = createRequire(import.meta.url);
 
@@ -78,11 +79,34 @@ export default fp(
       });
     }
 
-    // Deploy-time locations of the remotes, read by the shell at runtime (never baked into its build).
-    app.get('/remotes.json', async (_request, reply) => {
-      reply.header('Cache-Control', NO_CACHE);
-      return remotesConfigSchema.parse(config.currentRemotes());
+    // The remotes the shell loads, read at runtime (never baked into its build): each remote's release for this
+    // caller (issue 23: stable, or the canary for a signed-in holder in its bucket), else the remotes file's entry.
+    // A bearer token only picks the canary bucket: a missing, invalid or expired one is an anonymous page (stable),
+    // never a refusal. A database that cannot answer leaves the remotes file's set, so the shell still loads.
+    app.get('/remotes.json', async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const sub = await subOf(request.headers.authorization);
+      let resolved: ResolvedRemotes;
+      try {
+        resolved = await app.resolveRemotes(sub);
+      } catch (error) {
+        if (storageUnavailableReason(error) === undefined) throw error;
+        request.log.warn({ err: error }, 'remotes: releases not read, the remotes file answers');
+        resolved = resolveRemotes({ channels: [], versions: [] }, config.currentRemotes(), undefined);
+      }
+      return resolvedRemotesSchema.parse(resolved);
     });
+
+    /** The holder a bearer access token names, or undefined (no token, or one the API would refuse). */
+    async function subOf(authorization: string | undefined): Promise<string | undefined> {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+      if (!token) return undefined;
+      try {
+        return (await app.tokenVerifier.verify(token)).userId;
+      } catch {
+        return undefined;
+      }
+    }
 
     // Liveness: the process answers. No database at all: a database that is away is not a dead process, and
     // restarting the instance would not bring it back (readiness says so instead).

@@ -57,7 +57,8 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 /** 20 random base62 characters (about 119 bits): the list's id of a session, unrelated to any provider id. */
 export const ACCOUNT_SESSION_ID_LENGTH = 20;
 
-function newSessionId(): string {
+/** A new list id of a session (also Okta mode's, storage/org-sessions.ts). */
+export function newAccountSessionId(): string {
   let id = '';
   while (id.length < ACCOUNT_SESSION_ID_LENGTH) id += ALPHABET[randomInt(ALPHABET.length)];
   return id;
@@ -106,7 +107,7 @@ export class SqlAccountSessionStore implements AccountSessionStore {
        SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL WHERE EXISTS (SELECT 1 FROM users WHERE id = ?)
        ON CONFLICT (session_uid) DO NOTHING`,
       [
-        newSessionId(),
+        newAccountSessionId(),
         session.userId,
         hashedId(session.sessionUid),
         session.browser,

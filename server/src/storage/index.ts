@@ -6,6 +6,7 @@ import type { GrantStore } from './grants.js';
 import type { FactorStore } from './factors.js';
 import type { MailboxStore } from './mailbox.js';
 import type { NotMeLinkStore } from './not-me-links.js';
+import type { OrgSessionStore } from './org-sessions.js';
 import type { OutboxStore } from './outbox.js';
 import type { PasskeyStore } from './passkeys.js';
 import type { PasswordResetStore } from './password-resets.js';
@@ -13,6 +14,9 @@ import type { PreferredMethodStore } from './preferred-methods.js';
 import type { ProviderStore } from './provider.js';
 import type { RecoveryCodeStore } from './recovery-codes.js';
 import type { RequestWindows } from './request-windows.js';
+import type { DeployKeyStore } from './deploy-keys.js';
+import type { ReleaseEventStore } from './release-events.js';
+import type { ReleaseStore } from './releases.js';
 import type { ThrottleEvents } from './throttle-events.js';
 import type { TokenNotBeforeStore } from './token-not-before.js';
 import type { WebAuthnChallengeStore } from './webauthn-challenges.js';
@@ -72,6 +76,14 @@ export interface Storage {
   activity: ActivityEventStore;
   /** What the Devices list shows of each sign-in session (devices/), embedded mode. */
   accountSessions: AccountSessionStore;
+  /** What the Devices list shows of each Okta sign-in, and the ones signed out (devices/), Okta mode. */
+  orgSessions: OrgSessionStore;
   /** The account's preferred 2-step method (factors/preferred-method.ts), both modes. */
   preferredMethods: PreferredMethodStore;
+  /** Each remote's versions, load counts and live state (releases/). */
+  releases: ReleaseStore;
+  /** The releases' audit (releases/). */
+  releaseEvents: ReleaseEventStore;
+  /** The teams' deploy keys, as hashes (releases/, release-keys-cli.ts). */
+  deployKeys: DeployKeyStore;
 }

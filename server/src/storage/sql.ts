@@ -6,6 +6,7 @@ import { carriedGrantKey, chainGrantKey, sessionGrantKey, SqlGrantStore } from '
 import { SqlFactorStore } from './factors.js';
 import { SqlMailboxStore } from './mailbox.js';
 import { SqlNotMeLinkStore } from './not-me-links.js';
+import { SqlOrgSessionStore } from './org-sessions.js';
 import { SqlOutboxStore } from './outbox.js';
 import { SqlPasskeyStore } from './passkeys.js';
 import { SqlPasswordResetStore } from './password-resets.js';
@@ -22,6 +23,9 @@ import {
   WRONG_CODE_EVENTS,
 } from './throttle-events.js';
 import { SqlRequestWindows } from './request-windows.js';
+import { deployKeyStore } from './deploy-keys.js';
+import { releaseEventStore } from './release-events.js';
+import { releaseStore } from './releases.js';
 import { tokenNotBeforeStore } from './token-not-before.js';
 import { SqlWebAuthnChallengeStore } from './webauthn-challenges.js';
 import type { Storage } from './index.js';
@@ -76,7 +80,11 @@ export function storageOver(sql: Sql, sealing: AtRestSealing): Storage {
     tokenNotBefore: tokenNotBeforeStore(sql),
     activity: new SqlActivityEventStore(sql),
     accountSessions: new SqlAccountSessionStore(sql),
+    orgSessions: new SqlOrgSessionStore(sql),
     preferredMethods: preferredMethodStore(sql),
+    releases: releaseStore(sql),
+    releaseEvents: releaseEventStore(sql),
+    deployKeys: deployKeyStore(sql),
   };
   return storage;
 }

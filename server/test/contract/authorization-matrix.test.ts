@@ -9,6 +9,7 @@
  */
 import {
   ALL_API_CALLS,
+  releaseCalls,
   API_ERROR_CODES,
   apiCalls,
   errorAnswersOf,
@@ -24,6 +25,13 @@ import { useContractBackend, type ContractAccount, type ContractBackend } from '
 import { challengeOf, setUpAuthenticator } from './support-factors.js';
 
 const backend = useContractBackend();
+
+/**
+ * The account holder's calls. Issue 23's are not a holder's: the release API answers a deploy key (its own matrix
+ * is test/releases.test.ts) and the load reports take anyone (limited per address there).
+ */
+const RELEASE_CALLS = new Set<ApiCall>(Object.values(releaseCalls));
+const HOLDER_CALLS = ALL_API_CALLS.filter((call) => !RELEASE_CALLS.has(call));
 
 /** The `:factor` of the calls that have one: each concrete path is a variant of the row. */
 const FACTOR_SEGMENTS = new Map<string, readonly string[]>([
@@ -272,17 +280,17 @@ beforeEach(async () => {
 
 afterAll(() => {
   const columns = CASES.map((c) => c.name);
-  const width = Math.max(...ALL_API_CALLS.map((call) => rowName(call).length));
+  const width = Math.max(...HOLDER_CALLS.map((call) => rowName(call).length));
   const line = (cells: string[]) =>
     [cells[0]?.padEnd(width), ...cells.slice(1).map((cell, i) => cell.padEnd(columns[i]?.length ?? 0))].join(
       ' | ',
     );
   console.log(
     [
-      `Authorization matrix (${backend().kind}): ${ALL_API_CALLS.length} calls × ${CASES.length} cases` +
+      `Authorization matrix (${backend().kind}): ${HOLDER_CALLS.length} calls × ${CASES.length} cases` +
         ' (— = not applicable)',
       line(['call', ...columns]),
-      ...ALL_API_CALLS.map((call) =>
+      ...HOLDER_CALLS.map((call) =>
         call.public
           ? `${rowName(call).padEnd(width)} | public: no auth, so no authorization row`
           : line([rowName(call), ...columns.map((column) => matrix.get(rowName(call))?.get(column) ?? '?')]),
@@ -296,7 +304,7 @@ describe('authorization matrix: every call of the contract × every way to be re
     expect(await challengeOf(backend(), victim)).toMatchObject({ challengeUser: true });
   });
 
-  it.each(ALL_API_CALLS.map((call) => [rowName(call), call] as const))('%s', async (name, call) => {
+  it.each(HOLDER_CALLS.map((call) => [rowName(call), call] as const))('%s', async (name, call) => {
     const b = backend();
     const row = new Map<string, string>();
     matrix.set(name, row);

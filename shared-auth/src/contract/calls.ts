@@ -36,6 +36,14 @@ import {
   recoveryCodesStatusSchema,
   recoveryCodeVerifyBodySchema,
 } from './recovery-codes.js';
+import {
+  canaryBodySchema,
+  promoteBodySchema,
+  publishBodySchema,
+  releaseParamsSchema,
+  releaseStatusSchema,
+  remoteLoadReportSchema,
+} from './releases.js';
 import { accountSessionListSchema, sessionParamsSchema, signedOutEverywhereSchema } from './sessions.js';
 import { settingsSchema } from './settings.js';
 import { SETTINGS_PATH } from './settings-path.js';
@@ -373,10 +381,77 @@ export const apiCalls = {
   },
 } as const;
 
+/** A remote team's release call: deploy key, not bearer (`public` here means no bearer token; see releases.ts). */
+const deployKeyErrors = ['invalidDeployKey', 'forbiddenRemote'] as const;
+
+/**
+ * Issue 23: the release API, called by `pnpm release` with `Authorization: Deploy <key>`, and the shell's load
+ * reports (no auth: anonymous pages report too). Not among apiCallers: no page of the portal calls them. The release
+ * calls answer plain JSON (not the spec's JSON text); publish answers 201.
+ */
+export const releaseCalls = {
+  publish: defineCall({
+    method: 'POST',
+    path: '/api/v1/releases/:remote/versions',
+    params: releaseParamsSchema,
+    body: publishBodySchema,
+    response: releaseStatusSchema,
+    public: true,
+    errors: [...deployKeyErrors, 'versionExists'],
+  }),
+  canary: defineCall({
+    method: 'POST',
+    path: '/api/v1/releases/:remote/canary',
+    params: releaseParamsSchema,
+    body: canaryBodySchema,
+    response: releaseStatusSchema,
+    public: true,
+    // notFound: the version is not published; conflict: it is the stable version already.
+    errors: [...deployKeyErrors, 'notFound', 'conflict'],
+  }),
+  promote: defineCall({
+    method: 'POST',
+    path: '/api/v1/releases/:remote/promote',
+    params: releaseParamsSchema,
+    body: promoteBodySchema,
+    response: releaseStatusSchema,
+    public: true,
+    errors: [...deployKeyErrors, 'notFound'],
+  }),
+  rollback: defineCall({
+    method: 'POST',
+    path: '/api/v1/releases/:remote/rollback',
+    params: releaseParamsSchema,
+    body: noBody,
+    response: releaseStatusSchema,
+    public: true,
+    errors: [...deployKeyErrors, 'nothingToRollBack'],
+  }),
+  status: defineCall({
+    method: 'GET',
+    path: '/api/v1/releases/:remote',
+    params: releaseParamsSchema,
+    response: releaseStatusSchema,
+    public: true,
+    errors: deployKeyErrors,
+  }),
+  /** Answers 204 with no body. */
+  remoteLoadReport: defineCall({
+    method: 'POST',
+    path: '/api/v1/remote-loads',
+    body: remoteLoadReportSchema,
+    response: z.undefined(),
+    public: true,
+    okMeansDone: true,
+    errors: [],
+  }),
+} as const;
+
 /** Every declared call, once. */
 export const ALL_API_CALLS: readonly ApiCall[] = [
   ...Object.values(apiCalls).flatMap((value: ApiCall | object) =>
     'method' in value ? [value as ApiCall] : [],
   ),
+  ...Object.values(releaseCalls),
   ...FACTOR_NAMES.flatMap((factor) => Object.values(apiCalls.multifactor[factor])),
 ];

@@ -80,10 +80,21 @@ export const API_ERRORS = {
   /** 409: "Sign out" of the session that asks: the holder signs out of it with Log out. */
   currentSession: { status: 409, code: 'current_session' },
   /**
-   * 501 (Okta mode): the account's sessions are the org's, whose API does not list them or end one; only "sign
-   * out everywhere" works there. Not an empty list: the page must not say "no other devices" when it cannot know.
+   * 501: the identity backend cannot end the account's sessions ("sign out everywhere" with a backend that lacks
+   * it). Servers before Okta mode's own list (migration 020) answered it to the list and to signing out one or the
+   * others too; the page still shows its text then, never an empty list.
    */
   sessionsUnavailable: { status: 501, code: 'sessions_unavailable' },
+
+  // ---- Releases (issue 23) --------------------------------------------------------------------------------
+  /** 401: no `Authorization: Deploy <key>`, or a key the server does not know (or revoked). */
+  invalidDeployKey: { status: 401, code: 'invalid_deploy_key' },
+  /** 403: the deploy key belongs to another remote. */
+  forbiddenRemote: { status: 403, code: 'forbidden_remote' },
+  /** 409: this version is published already, with other data. */
+  versionExists: { status: 409, code: 'version_exists' },
+  /** 409: no canary to clear and no previous stable to go back to. */
+  nothingToRollBack: { status: 409, code: 'nothing_to_roll_back' },
 
   // ---- Passwords ------------------------------------------------------------------------------------------
   /** 400: the password entered (current password, or "Confirm it's you") is not the account's. */

@@ -18,4 +18,5 @@ export * from './settings.js';
 export * from './settings-path.js';
 export * from './stepup.js';
 export * from './remotes.js';
+export * from './releases.js';
 export type * from './mount.js';

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Outlet } from 'shared-router';
 import { useOktaAuth } from '@okta/okta-react';
 import { App, WaitDialog } from 'shared-ui';
@@ -14,7 +14,9 @@ import {
 } from 'shared-auth';
 import type { PortalPage } from '../config/pages.js';
 import { AppLayout } from '../features/layout/components/AppLayout.js';
-import { preloadPageModule } from '../features/remotes/api/remotesConfig.js';
+import { loadedRemotes, preloadPageModule } from '../features/remotes/api/remotesConfig.js';
+import { AboutDialog } from '../features/remotes/components/AboutDialog.js';
+import { useRemotesForHolder } from '../features/remotes/hooks/useRemotes.js';
 
 // Start loading a page's remote as soon as the user shows interest in it.
 const preloadPage = (page: PortalPage) => preloadPageModule(page.remote);
@@ -25,6 +27,9 @@ export function SignedInPortal({ settings }: { settings: Settings }) {
   const { oktaAuth, authState } = useOktaAuth();
   const { notification } = App.useApp();
   const claims = authState?.idToken?.claims ?? NO_CLAIMS;
+  // A page that started without the holder's token (the sign-in return) gets their remotes (canaries) now.
+  useRemotesForHolder(authState?.accessToken?.accessToken);
+  const [aboutOpen, setAboutOpen] = useState(false);
   const signedIn = useMemo(
     () => ({
       getAccessToken: accessTokenGetterOf(oktaAuth),
@@ -70,10 +75,16 @@ export function SignedInPortal({ settings }: { settings: Settings }) {
         userName={session.user.name}
         isFederated={session.isFederated}
         onLogout={logout}
+        onAbout={() => setAboutOpen(true)}
         onPageInterest={preloadPage}
       >
         <Outlet />
       </AppLayout>
+      <AboutDialog
+        open={aboutOpen}
+        onClose={() => setAboutOpen(false)}
+        remotes={aboutOpen ? loadedRemotes() : []}
+      />
     </AuthProvider>
   );
 }

@@ -14,17 +14,17 @@ const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 /**
  * Devices (devices/): the account's sign-in sessions. Embedded mode: the embedded provider's, each described at
  * sign-in (the provider plugin hands `devices.signedIn` to the sign-in's save) and touched by the API's auth hook at
- * most once a minute; rows of expired sessions are deleted at start-up and every 10 minutes. Okta mode: the org's,
- * ended all at once through the identity backend. Provides `app.devices`. Depends on: storage, identity,
+ * most once a minute; rows of expired sessions are deleted at start-up and every 10 minutes. Okta mode: the org's
+ * sign-ins the API saw, recorded by the same hook, their rows deleted by the same job once not seen for 8 days; all
+ * of the org's sessions end at once through the identity backend. Provides `app.devices`. Depends on: storage, identity,
  * notifications, activity, passkeys (the step-up a change needs, passkeys counted).
  */
 export default fp(
   async function devicesPlugin(app: FastifyInstance) {
-    const listed = app.config.identityBackend === 'embedded';
     const { identity } = app;
     const endAllSessionsAtOrg = identity.endAllSessions?.bind(identity);
     const devices = new DeviceSessions({
-      listed,
+      kind: app.config.identityBackend === 'embedded' ? 'provider' : 'org',
       storage: app.storage,
       activity: app.activity,
       notifier: app.notifier,
@@ -33,7 +33,6 @@ export default fp(
       endAllSessionsAtOrg,
     });
     app.decorate('devices', devices);
-    if (!listed) return;
     const prune = () =>
       devices
         .prune()

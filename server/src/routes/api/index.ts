@@ -10,6 +10,8 @@ import notMeRoutes from './not-me/index.js';
 import passkeysRoutes from './passkeys/index.js';
 import profileRoutes from './profile/index.js';
 import recoveryCodesRoutes from './recoverycodes/index.js';
+import releaseRoutes from './releases/index.js';
+import remoteLoadRoutes from './remote-loads/index.js';
 import sessionsRoutes from './sessions/index.js';
 import settingsRoutes from './settings/index.js';
 import stepUpRoutes from './stepup/index.js';
@@ -41,11 +43,14 @@ export default async function apiRoutes(app: FastifyInstance) {
     if (sub !== undefined && sub !== request.caller.user.id) {
       throw refusal(API_ERRORS.forbiddenSub, 'You can only access your own account');
     }
-    // The Devices list's "last active": at most one write per session a minute (devices/sessions.ts), never a
-    // refusal of the call.
-    const { sid } = request.caller.claims;
+    // The Devices list's "last active" (Okta mode: the sign-in's row, at its first call): at most one write per
+    // session a minute (devices/sessions.ts), never a refusal of the call.
+    const { caller } = request;
     await app.devices
-      .touch(typeof sid === 'string' && sid !== '' ? sid : undefined)
+      .seen(
+        { userId: caller.user.id, claims: caller.claims },
+        { userAgent: request.headers['user-agent'], ip: request.ip },
+      )
       .catch((error: unknown) => request.log.warn({ err: error }, 'devices: last active not recorded'));
   }
 
@@ -66,6 +71,9 @@ export default async function apiRoutes(app: FastifyInstance) {
   await app.register(activityRoutes);
   await app.register(notMeRoutes);
   await app.register(sessionsRoutes);
+  // Issue 23: the teams' release API (deploy keys) and the shell's load reports.
+  await app.register(releaseRoutes);
+  await app.register(remoteLoadRoutes);
   // Not a call of the portal: Okta's session endpoint that okta-auth-js asks at sign-out (see okta-compat.ts).
   await app.register(oktaSessionsRoutes);
 }

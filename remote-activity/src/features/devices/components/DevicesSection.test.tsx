@@ -234,7 +234,66 @@ describe('Devices section', () => {
     expect(await devicesList()).toBeInTheDocument();
   });
 
-  describe('Okta mode (sessions_unavailable)', () => {
+  describe("Okta mode (reach: 'portal'): the sign-ins that used this portal", () => {
+    const PORTAL: AccountSessionList = { sessions: [HERE, MAC, PHONE], reach: 'portal' };
+
+    it('says what a sign-out here reaches, lists them, and offers Sign out everywhere too', async () => {
+      renderSection(PORTAL);
+      expect(within(await devicesList()).getAllByRole('listitem')).toHaveLength(3);
+      expect(
+        screen.getByText(
+          'The browsers and devices that used this portal with your account in the last 8 days.',
+        ),
+      ).toBeInTheDocument();
+      expect(
+        screen.getByText(
+          "Signing out a device here stops it using this portal at once. Your organization's sign-in may stay open on it for other apps: to end it there too, sign out everywhere.",
+        ),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Sign out of all other devices' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Sign out everywhere' })).toBeInTheDocument();
+    });
+
+    it('signing out one says it was signed out of this portal', async () => {
+      api.signOutSession.mockResolvedValue({ sessions: [HERE, PHONE], reach: 'portal' });
+      renderSection(PORTAL);
+      await userEvent.click(await screen.findByRole('button', { name: 'Sign out Firefox on macOS' }));
+      await waitFor(() =>
+        expect(notice()).toHaveTextContent('Firefox on macOS was signed out of this portal.'),
+      );
+      expect(notice()).toHaveFocus();
+      expect(within(await devicesList()).getAllByRole('listitem')).toHaveLength(2);
+    });
+
+    it('"Sign out of all other devices" says what it reaches, then that they were signed out of this portal', async () => {
+      api.signOutOthers.mockResolvedValue({ sessions: [HERE], reach: 'portal' });
+      renderSection(PORTAL);
+      await userEvent.click(await screen.findByRole('button', { name: 'Sign out of all other devices' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Sign out of all other devices?' });
+      expect(dialog).toHaveTextContent(
+        "Every other browser and device will be signed out of this portal. Your organization's sign-in may stay open on them for other apps. This device stays signed in.",
+      );
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out of all other devices' }));
+      await waitFor(() =>
+        expect(notice()).toHaveTextContent('Your other devices were signed out of this portal.'),
+      );
+      expect(await screen.findByText('You are not signed in on any other device.')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Sign out everywhere' })).toBeInTheDocument();
+    });
+
+    it('"Sign out everywhere" from the list asks first, then hands over to the sign-in', async () => {
+      api.signOutEverywhere.mockResolvedValue({ status: 'SIGNED_OUT' });
+      const onSessionEnded = jest.fn();
+      renderSection(PORTAL, { onSessionEnded });
+      await userEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Sign out everywhere?' });
+      await userEvent.click(within(dialog).getByRole('button', { name: 'Sign out everywhere' }));
+      await waitFor(() => expect(onSessionEnded).toHaveBeenCalledTimes(1));
+      expect(notice()).toHaveTextContent('You were signed out everywhere. Sign in again to go on.');
+    });
+  });
+
+  describe('a server that cannot list them (sessions_unavailable)', () => {
     beforeEach(() => api.getSessions.mockRejectedValue(new ApiError(OKTA_TEXT, 501, 'sessions_unavailable')));
 
     it("shows the server's text and Sign out everywhere, no list", async () => {

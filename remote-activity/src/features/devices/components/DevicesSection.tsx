@@ -1,9 +1,10 @@
 /**
  * The "Devices" section: every live session of the account, this device first and marked, each with its browser
  * and system, desktop or mobile, country and coarse address, when it signed in and was last active; "Sign out" on
- * each other one and "Sign out of all other devices" (asked first), both under step-up. Okta mode: the server's
- * text and "Sign out everywhere" (asked first; this session ends too, then the holder signs in again).
- */
+ * each other one and "Sign out of all other devices" (asked first), both under step-up. Okta mode (`reach:
+ * 'portal'`): the sign-ins that used this portal, a note that signing one out ends only its use of this portal, and
+ * "Sign out everywhere" (asked first; this session ends too, then the holder signs in again). A server that cannot
+ * list them: its text and "Sign out everywhere". */
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Button, Flex, Modal, Spin, Tag, Typography } from 'shared-ui';
 import type { AccountSession } from 'shared-auth';
@@ -55,6 +56,22 @@ export function DevicesSection() {
         ? TEXTS.signedOutEverywhere
         : undefined;
 
+  // Okta mode: a sign-out here ends only the device's use of this portal.
+  const portal = list.reach === 'portal';
+  const everywhereButton = (
+    <Button
+      // A new button once the sign-out ends: antd's loading icon can stay behind (and in the name) otherwise.
+      key={busy?.scope === 'everywhere' ? 'busy' : 'ready'}
+      id={IDS.everywhere}
+      danger
+      loading={busy?.scope === 'everywhere'}
+      disabled={status === 'SIGNED_OUT_EVERYWHERE'}
+      onClick={() => devices.signOut({ scope: 'everywhere' })}
+    >
+      {TEXTS.everywhere}
+    </Button>
+  );
+
   let body;
   switch (list.status) {
     case 'LOADING':
@@ -72,17 +89,7 @@ export function DevicesSection() {
       body = (
         <>
           <p>{list.message}</p>
-          <Button
-            // A new button once the sign-out ends: antd's loading icon can stay behind (and in the name) otherwise.
-            key={busy?.scope === 'everywhere' ? 'busy' : 'ready'}
-            id={IDS.everywhere}
-            danger
-            loading={busy?.scope === 'everywhere'}
-            disabled={status === 'SIGNED_OUT_EVERYWHERE'}
-            onClick={() => devices.signOut({ scope: 'everywhere' })}
-          >
-            {TEXTS.everywhere}
-          </Button>
+          {everywhereButton}
         </>
       );
       break;
@@ -90,6 +97,7 @@ export function DevicesSection() {
       const others = otherSessions(list);
       body = (
         <>
+          {portal ? <p>{TEXTS.portalNote}</p> : null}
           <ul aria-label={TEXTS.listLabel} style={{ listStyle: 'none', padding: 0, margin: '0 0 12px' }}>
             {list.sessions.map((session) => (
               <SessionItem
@@ -113,6 +121,7 @@ export function DevicesSection() {
           ) : (
             <p>{TEXTS.noOthers}</p>
           )}
+          {portal ? <div style={{ marginTop: 12 }}>{everywhereButton}</div> : null}
         </>
       );
       break;
@@ -126,7 +135,7 @@ export function DevicesSection() {
       <Typography.Title level={2} id={IDS.title} tabIndex={-1} style={{ fontSize: 20, margin: 0 }}>
         {TEXTS.title}
       </Typography.Title>
-      <p style={{ margin: '4px 0 12px' }}>{TEXTS.intro}</p>
+      <p style={{ margin: '4px 0 12px' }}>{portal ? TEXTS.introPortal : TEXTS.intro}</p>
       {/* Always in the page, so screen readers hear the result; it takes the focus when it changes. */}
       <p
         id={IDS.notice}
@@ -153,7 +162,7 @@ export function DevicesSection() {
           </Flex>
         }
       >
-        <p>{everywhere ? TEXTS.everywhereText : TEXTS.othersText}</p>
+        <p>{everywhere ? TEXTS.everywhereText : portal ? TEXTS.othersTextPortal : TEXTS.othersText}</p>
       </Modal>
       {status === 'STEP_UP_LOADING' ? <Spin aria-label={TEXTS.loadingStepUp} /> : null}
       {status === 'STEPPING_UP' && flow.activeFactorsData ? (

@@ -49,7 +49,7 @@ export function useDevices() {
       if (outcome.status === 'success') dispatchList({ type: 'LOADED', list: outcome.data });
       else if (outcome.status === 'error') {
         const { error } = outcome;
-        // Okta mode: the org's sessions are not listed; its text, and "Sign out everywhere".
+        // A server that cannot list them: its text, and "Sign out everywhere".
         if (hasCode(error, API_ERROR_CODES.sessionsUnavailable) && outcome.failure.message)
           dispatchList({ type: 'UNAVAILABLE', message: outcome.failure.message });
         else dispatchList({ type: 'LOAD_FAILED', message: failureText(error) });
@@ -72,7 +72,14 @@ export function useDevices() {
           return;
         }
         dispatchList({ type: 'REPLACED', list: answer.list });
-        const message = target.scope === 'one' ? TEXTS.signedOutOne(target.name) : TEXTS.signedOutOthers;
+        // Okta mode: only this portal's access ended; the texts say so.
+        const portal = answer.list.reach === 'portal';
+        const message =
+          target.scope === 'one'
+            ? (portal ? TEXTS.signedOutOnePortal : TEXTS.signedOutOne)(target.name)
+            : portal
+              ? TEXTS.signedOutOthersPortal
+              : TEXTS.signedOutOthers;
         dispatchFlow({ type: 'SUCCEEDED', message });
       } else if (outcome.status === 'error') {
         const { error, failure } = outcome;

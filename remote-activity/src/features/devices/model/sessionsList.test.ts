@@ -20,7 +20,7 @@ const session = (id: string, current = false): AccountSession => ({
 const HERE = session('here', true);
 const LAPTOP = session('laptop');
 const PHONE = session('phone');
-const loaded: SessionsListState = { status: 'LOADED', sessions: [HERE, LAPTOP, PHONE] };
+const loaded: SessionsListState = { status: 'LOADED', sessions: [HERE, LAPTOP, PHONE], reach: 'session' };
 
 describe('sessionsListReducer', () => {
   it("LOADING → LOADED with the caller's own session first", () => {
@@ -28,27 +28,48 @@ describe('sessionsListReducer', () => {
       type: 'LOADED',
       list: { sessions: [LAPTOP, HERE] },
     });
-    expect(next).toEqual({ status: 'LOADED', sessions: [HERE, LAPTOP] });
+    expect(next).toEqual({ status: 'LOADED', sessions: [HERE, LAPTOP], reach: 'session' });
   });
 
-  it("LOADING → UNAVAILABLE (Okta mode) with the server's text, and no sessions", () => {
+  it('LOADING → LOADED in Okta mode keeps that a sign-out reaches only this portal, until read again', () => {
+    const portal = sessionsListReducer(initialSessionsList, {
+      type: 'LOADED',
+      list: { sessions: [HERE], reach: 'portal' },
+    });
+    expect(portal).toEqual({ status: 'LOADED', sessions: [HERE], reach: 'portal' });
+    expect(sessionsListReducer(portal, { type: 'LOAD' })).toMatchObject({
+      status: 'LOADING',
+      reach: 'portal',
+    });
+    expect(
+      sessionsListReducer(portal, { type: 'REPLACED', list: { sessions: [HERE], reach: 'portal' } }),
+    ).toEqual(portal);
+  });
+
+  it("LOADING → UNAVAILABLE (a server that cannot list them) with the server's text, and no sessions", () => {
     expect(
       sessionsListReducer(initialSessionsList, { type: 'UNAVAILABLE', message: 'Org keeps them' }),
     ).toEqual({
       status: 'UNAVAILABLE',
       sessions: [],
+      reach: 'session',
       message: 'Org keeps them',
     });
   });
 
   it('LOADING → FAILED with what went wrong; LOAD from there reads again', () => {
     const failed = sessionsListReducer(initialSessionsList, { type: 'LOAD_FAILED', message: 'Down' });
-    expect(failed).toEqual({ status: 'FAILED', sessions: [], message: 'Down' });
+    expect(failed).toEqual({ status: 'FAILED', sessions: [], reach: 'session', message: 'Down' });
     expect(sessionsListReducer(failed, { type: 'LOAD' })).toEqual(initialSessionsList);
   });
 
   it("UNAVAILABLE → LOADING on LOAD, and ignores a sign-out's list", () => {
-    const unavailable: SessionsListState = { status: 'UNAVAILABLE', sessions: [], message: 'x' };
+    const unavailable: SessionsListState = {
+      status: 'UNAVAILABLE',
+      sessions: [],
+      reach: 'session',
+      message: 'x',
+    };
     expect(sessionsListReducer(unavailable, { type: 'LOAD' })).toEqual(initialSessionsList);
     expect(sessionsListReducer(unavailable, { type: 'REPLACED', list: { sessions: [HERE] } })).toBe(
       unavailable,
@@ -59,6 +80,7 @@ describe('sessionsListReducer', () => {
     expect(sessionsListReducer(loaded, { type: 'REPLACED', list: { sessions: [HERE, PHONE] } })).toEqual({
       status: 'LOADED',
       sessions: [HERE, PHONE],
+      reach: 'session',
     });
   });
 
@@ -66,14 +88,16 @@ describe('sessionsListReducer', () => {
     expect(sessionsListReducer(loaded, { type: 'LOAD' })).toEqual({
       status: 'LOADING',
       sessions: loaded.sessions,
+      reach: 'session',
     });
   });
 
   it("LOADING also takes a sign-out's list as the answer", () => {
-    const loading: SessionsListState = { status: 'LOADING', sessions: [HERE, LAPTOP] };
+    const loading: SessionsListState = { status: 'LOADING', sessions: [HERE, LAPTOP], reach: 'session' };
     expect(sessionsListReducer(loading, { type: 'REPLACED', list: { sessions: [HERE] } })).toEqual({
       status: 'LOADED',
       sessions: [HERE],
+      reach: 'session',
     });
   });
 

@@ -18,6 +18,15 @@ export const DEVICES_TEXTS = {
   everywhereTitle: 'Sign out everywhere?',
   everywhereText:
     'Every browser and device signed in to your account will be signed out, this one included. You will then sign in again.',
+  // Okta mode (`reach: 'portal'`): signing out here stops a device using this portal; the organization's sign-in
+  // may stay open on it for other apps.
+  introPortal: 'The browsers and devices that used this portal with your account in the last 8 days.',
+  portalNote:
+    "Signing out a device here stops it using this portal at once. Your organization's sign-in may stay open on it for other apps: to end it there too, sign out everywhere.",
+  othersTextPortal:
+    "Every other browser and device will be signed out of this portal. Your organization's sign-in may stay open on them for other apps. This device stays signed in.",
+  signedOutOnePortal: (name: string) => `${name} was signed out of this portal.`,
+  signedOutOthersPortal: 'Your other devices were signed out of this portal.',
   cancel: 'Cancel',
   signedOutOne: (name: string) => `${name} was signed out.`,
   signedOutOthers: 'Your other devices were signed out.',

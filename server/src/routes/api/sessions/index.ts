@@ -1,19 +1,21 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiCalls } from 'shared-auth/contract';
 import { callerOf } from '../../../auth/caller.js';
+import type { VerifiedToken } from '../../../auth/verifier.js';
 import { actorOf, refuseFederated } from '../../../factors/http.js';
 import { registerCall } from '../../../http/register-call.js';
 
-/** The caller's provider session (its access token's `sid`), when it has one. */
-function sessionUidOf(claims: { sid?: unknown }): string | undefined {
-  return typeof claims.sid === 'string' && claims.sid !== '' ? claims.sid : undefined;
+/** The caller's access token as the auth hook verified it: which session is "This device". */
+function tokenOf(request: FastifyRequest): VerifiedToken {
+  const caller = callerOf(request);
+  return { userId: caller.user.id, claims: caller.claims };
 }
 
 /**
  * Devices (issue 22): GET /api/v1/users/:sub/sessions (the caller's live sessions, its own first), DELETE
  * …/sessions/:id (sign out one other), POST …/sessions/sign-out-others and …/sign-out-everywhere, the changes under
- * step-up. Federated users are refused like the other security calls; Okta mode answers 501 sessions_unavailable
- * but for sign-out-everywhere (devices/sessions.ts).
+ * step-up. Federated users are refused like the other security calls. Okta mode lists the org's sign-ins the API
+ * saw (devices/org-sessions.ts).
  */
 export default async function sessionsRoutes(app: FastifyInstance) {
   app.addHook('preHandler', async (request, reply) => {
@@ -22,20 +24,19 @@ export default async function sessionsRoutes(app: FastifyInstance) {
   });
 
   registerCall(app, apiCalls.sessions, async (request) => {
-    const caller = callerOf(request);
-    return app.devices.list(caller.user.id, sessionUidOf(caller.claims));
+    return app.devices.list(tokenOf(request));
   });
 
   registerCall(app, apiCalls.sessionSignOut, async (request) => {
     const actor = await actorOf(app, request);
-    const list = await app.devices.signOut(actor, request.params.id);
+    const list = await app.devices.signOut(actor, tokenOf(request), request.params.id);
     request.log.info({ userId: actor.user.id }, 'session signed out from the devices list');
     return list;
   });
 
   registerCall(app, apiCalls.sessionsSignOutOthers, async (request) => {
     const actor = await actorOf(app, request);
-    const list = await app.devices.signOutOthers(actor);
+    const list = await app.devices.signOutOthers(actor, tokenOf(request));
     request.log.info({ userId: actor.user.id }, 'other sessions signed out from the devices list');
     return list;
   });

@@ -275,3 +275,28 @@ describe('AppLayout on a wide screen', () => {
     expect(screen.getByRole('navigation', { name: 'Header links' })).toBeVisible();
   });
 });
+
+describe("the user menu's About", () => {
+  it('sits before Logout and opens the builds this page runs', async () => {
+    const onAbout = jest.fn();
+    render(
+      <PortalThemeProvider>
+        <MemoryRouter initialEntries={['/profile']}>
+          <AppLayout
+            settings={settings}
+            userName="Alice Liddell"
+            isFederated={false}
+            onLogout={jest.fn()}
+            onAbout={onAbout}
+          >
+            <p>page content</p>
+          </AppLayout>
+        </MemoryRouter>
+      </PortalThemeProvider>,
+    );
+    const menu = await openUserMenu();
+    expect(textsOf(within(menu).getAllByRole('menuitem')).slice(-2)).toEqual(['About', 'Logout']);
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'About' }));
+    expect(onAbout).toHaveBeenCalledTimes(1);
+  });
+});

@@ -16,6 +16,8 @@ interface AppLayoutProps {
   userName: string;
   isFederated: boolean;
   onLogout: () => void;
+  /** The user menu's About. */
+  onAbout?: () => void;
   /** A navigation link is hovered or focused. */
   onPageInterest?: (page: PortalPage) => void;
   children: ReactNode;
@@ -26,6 +28,7 @@ export function AppLayout({
   userName,
   isFederated,
   onLogout,
+  onAbout,
   onPageInterest,
   children,
 }: AppLayoutProps) {
@@ -56,6 +59,7 @@ export function AppLayout({
         userName={userName}
         pages={pages}
         onLogout={onLogout}
+        {...(onAbout ? { onAbout } : {})}
         mainContentId={MAIN_CONTENT_ID}
         narrow={narrow}
         menuToggle={

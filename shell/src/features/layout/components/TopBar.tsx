@@ -17,6 +17,8 @@ interface TopBarProps {
   userName: string;
   pages: readonly PortalPage[];
   onLogout: () => void;
+  /** The user menu's About: the builds this page runs. */
+  onAbout?: () => void;
   mainContentId: string;
   /**
    * A narrow screen (useNarrowScreen): the header ends with `menuToggle` and leaves the header links to the menu it
@@ -27,6 +29,7 @@ interface TopBarProps {
 }
 
 const LOGOUT_KEY = 'logout';
+const ABOUT_KEY = 'about';
 /** Above antd's notifications (zIndexPopupBase 1000 + 1000 + 50). */
 const MENU_Z_INDEX = 2100;
 
@@ -35,6 +38,7 @@ export function TopBar({
   userName,
   pages,
   onLogout,
+  onAbout,
   mainContentId,
   narrow = false,
   menuToggle,
@@ -44,10 +48,12 @@ export function TopBar({
   const items: MenuProps['items'] = [
     ...pages.map((page) => ({ key: page.path, label: page.label })),
     { type: 'divider' as const },
+    ...(onAbout ? [{ key: ABOUT_KEY, label: 'About' }] : []),
     { key: LOGOUT_KEY, label: 'Logout', icon: <LogoutOutlined /> },
   ];
   const onMenuClick: MenuProps['onClick'] = ({ key }) => {
     if (key === LOGOUT_KEY) onLogout();
+    else if (key === ABOUT_KEY) onAbout?.();
     else void navigate(key);
   };
   // Escape closes the menu but left the focus on its hidden entry (lost to the page): back to the button.

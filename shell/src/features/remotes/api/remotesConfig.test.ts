@@ -1,9 +1,16 @@
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import { loadPageModule, PAGE_LOAD_TIMEOUT_MS, registerPortalRemotes, withTimeout } from './remotesConfig.js';
+import {
+  getRemotesConfig,
+  loadPageModule,
+  PAGE_LOAD_TIMEOUT_MS,
+  registerPortalRemotes,
+  withTimeout,
+} from './remotesConfig.js';
 
 jest.mock('@module-federation/enhanced/runtime', () => ({
   loadRemote: jest.fn(),
   registerRemotes: jest.fn(),
+  registerPlugins: jest.fn(),
 }));
 
 const Page = () => null;
@@ -34,7 +41,16 @@ describe('loadPageModule', () => {
   beforeEach(() => {
     jest.useFakeTimers();
     registerPortalRemotes({
-      remotes: { remote_password: { entry: 'http://localhost:3002/remoteEntry.js' } },
+      remotes: {
+        remote_password: {
+          entry: 'http://localhost:3002/remoteEntry.js',
+          integrity: null,
+          version: null,
+          buildId: null,
+          channel: 'bootstrap',
+          fallback: null,
+        },
+      },
     });
   });
   afterEach(() => jest.useRealTimers());
@@ -60,5 +76,68 @@ describe('loadPageModule', () => {
     expect(loadPageModule('remote_password')).toBe(first);
     await expect(first).resolves.toEqual({ default: Page });
     expect(loadRemote).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('getRemotesConfig', () => {
+  const answer = (body: unknown) => () =>
+    Promise.resolve(new Response(JSON.stringify(body), { status: 200 }));
+
+  it('reads the resolved set as it is', async () => {
+    const resolved = {
+      remotes: {
+        remote_profile: {
+          entry: 'https://cdn.example.com/profile/1.4.0/remoteEntry.js',
+          integrity: `sha384-${'a'.repeat(64)}`,
+          version: '1.4.0',
+          buildId: 'b-77',
+          channel: 'stable',
+          fallback: {
+            entry: 'https://cdn.example.com/profile/1.3.0/remoteEntry.js',
+            integrity: `sha384-${'b'.repeat(64)}`,
+            version: '1.3.0',
+          },
+        },
+      },
+    };
+    await expect(getRemotesConfig(answer(resolved))).resolves.toEqual(resolved);
+  });
+
+  it("reads an older server's file of entries alone as bootstrap entries, with no integrity", async () => {
+    const config = await getRemotesConfig(
+      answer({ remotes: { remote_profile: { entry: 'http://localhost:3001/remoteEntry.js' } } }),
+    );
+    expect(config.remotes.remote_profile).toEqual({
+      entry: 'http://localhost:3001/remoteEntry.js',
+      integrity: null,
+      version: null,
+      buildId: null,
+      channel: 'bootstrap',
+      fallback: null,
+    });
+  });
+
+  it('refuses a resolved set with a bad integrity instead of reading it as entries without one', async () => {
+    const tampered = {
+      remotes: {
+        remote_profile: {
+          entry: 'http://localhost:3001/remoteEntry.js',
+          integrity: 'sha256-short',
+          version: '1.0.0',
+          buildId: 'x',
+          channel: 'stable',
+          fallback: null,
+        },
+      },
+    };
+    await expect(getRemotesConfig(answer(tampered))).rejects.toThrow(
+      /^Invalid setting in \/remotes\.json: remotes\.remote_profile\.integrity: integrity must be sha384/,
+    );
+  });
+
+  it('names the setting at fault in a broken file', async () => {
+    await expect(
+      getRemotesConfig(answer({ remotes: { remote_profile: { entry: 'ftp://x' } } })),
+    ).rejects.toThrow(/^Invalid setting in \/remotes\.json: remotes\.remote_profile\.entry: /);
   });
 });

@@ -1,22 +1,45 @@
-import { registerRemotes, loadRemote } from '@module-federation/enhanced/runtime';
+import { registerPlugins, registerRemotes, loadRemote } from '@module-federation/enhanced/runtime';
 import type { ComponentType } from 'react';
-import { remotesConfigSchema, type RemoteName, type RemotesConfig } from 'shared-auth';
+import type { RemoteName, ResolvedRemotes } from 'shared-auth';
 import { takeEarlyResponse } from '../../../lib/earlyRequests.js';
 import { pageModuleRequest } from '../../../config/pages.js';
+import { activeRemotes } from '../model/activeRemotes.js';
+import { parseRemotesFile } from '../model/resolvedRemotesFile.js';
+import { createPortalFederationPlugin } from './portalFederationPlugin.js';
+import { createLoadReporter } from './loadReports.js';
+import { loadFailureKind } from './loadFailureKind.js';
+import { versionRefusalOf } from '../components/RemoteLoadFailed.js';
+import type { LoadedRemote } from '../components/AboutDialog.js';
 
-/** The remotes' locations are deploy-time configuration, fetched at runtime from next to the shell. */
+const REMOTES_URL = '/remotes.json';
+
+/**
+ * The remotes' locations, fetched at runtime from next to the shell: the release of each remote for this holder
+ * (the server resolves the canary by the bearer token), or the remotes file's entry where there is none.
+ */
 export async function getRemotesConfig(
   request: () => Promise<Response> = () => takeEarlyResponse('remotes'),
-  url = '/remotes.json',
-): Promise<RemotesConfig> {
+  url = REMOTES_URL,
+): Promise<ResolvedRemotes> {
   const response = await request();
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-  const parsed = remotesConfigSchema.safeParse(await response.json());
-  if (!parsed.success) {
-    const problem = parsed.error.issues[0];
-    throw new Error(`Invalid setting in ${url}: ${problem?.path.join('.') ?? ''}: ${problem?.message ?? ''}`);
-  }
-  return parsed.data;
+  const parsed = parseRemotesFile(await response.json());
+  if (!parsed.ok) throw new Error(`Invalid setting in ${url}: ${parsed.problem}`);
+  return parsed.config;
+}
+
+/** The resolved set for a signed-in holder: their canary buckets apply. */
+export function getSignedInRemotesConfig(
+  accessToken: string,
+  signal?: AbortSignal,
+): Promise<ResolvedRemotes> {
+  return getRemotesConfig(() =>
+    fetch(REMOTES_URL, {
+      headers: { Accept: 'application/json', Authorization: `Bearer ${accessToken}` },
+      cache: 'no-store',
+      ...(signal ? { signal } : {}),
+    }),
+  );
 }
 
 export type PageModule = { default: ComponentType };
@@ -38,15 +61,52 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, message: string)
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const registered = new Map<string, string>();
+/** Tells the server how each remote's load went; one reporter for the page, so its throttle holds for all. */
+const reportLoad = createLoadReporter();
+
+/** A remote's page that loaded but failed to render (the error boundary caught it). */
+export function reportRenderFailure(remote: RemoteName, error: unknown): void {
+  reportLoad({
+    remote,
+    version: activeRemotes.of(remote)?.version ?? null,
+    outcome: 'failed',
+    // A page that imports a shared package the portal refuses fails when it renders, not when it loads.
+    kind: versionRefusalOf(error) ? 'version-contract' : 'render',
+  });
+}
+
+/** The version the page loads of a remote (null before a release, or for an unknown remote). */
+export function activeVersionOf(remote: RemoteName): string | null {
+  return activeRemotes.of(remote)?.version ?? null;
+}
+
+/** The remotes loaded in this page so far (the About dialog). */
+export function loadedRemotes(): LoadedRemote[] {
+  return activeRemotes.loadedRemotes();
+}
+
 /** Page modules loaded or under way, so a preload and the page share one load. */
 const loading = new Map<RemoteName, Promise<PageModule>>();
+let pluginRegistered = false;
 
-export function registerPortalRemotes(config: RemotesConfig): void {
+export function registerPortalRemotes(config: ResolvedRemotes): void {
+  if (!pluginRegistered) {
+    pluginRegistered = true;
+    registerPlugins([
+      createPortalFederationPlugin({
+        remotes: activeRemotes,
+        report: reportLoad,
+        classify: (error, remote) => loadFailureKind(error, remote),
+      }),
+    ]);
+  }
   loading.clear();
-  for (const [name, { entry }] of Object.entries(config.remotes)) registered.set(name, entry);
+  activeRemotes.set(config);
   registerRemotes(
-    Object.entries(config.remotes).map(([name, { entry }]) => ({ name, entry })),
+    Object.keys(config.remotes).flatMap((name) => {
+      const active = activeRemotes.of(name);
+      return active ? [{ name, entry: active.entry }] : [];
+    }),
     { force: true },
   );
 }
@@ -58,7 +118,8 @@ export function registerPortalRemotes(config: RemotesConfig): void {
 export function loadPageModule(remote: RemoteName, retry = false): Promise<PageModule> {
   const cached = loading.get(remote);
   if (cached && !retry) return cached;
-  const entry = registered.get(remote);
+  // After a fallback, Retry loads the fallback again: the failed release is still failed in this page load.
+  const entry = activeRemotes.of(remote)?.entry;
   if (retry && entry) registerRemotes([{ name: remote, entry }], { force: true });
   const attempt = withTimeout(
     fetchPageModule(remote),
@@ -76,7 +137,7 @@ export function loadPageModule(remote: RemoteName, retry = false): Promise<PageM
  * costs about what an in-bundle route does. Failures are left for the page itself to show.
  */
 export function preloadPageModule(remote: RemoteName): void {
-  if (registered.has(remote)) loadPageModule(remote).catch(() => undefined);
+  if (activeRemotes.of(remote)) loadPageModule(remote).catch(() => undefined);
 }
 
 async function fetchPageModule(remote: RemoteName): Promise<PageModule> {

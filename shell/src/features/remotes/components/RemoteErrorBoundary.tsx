@@ -4,6 +4,8 @@ import { RemoteLoadFailed } from './RemoteLoadFailed.js';
 interface Props {
   label: string;
   onRetry: () => void;
+  /** Told once per caught error (the load report's `render` failure). */
+  onError?: (error: Error) => void;
   children: ReactNode;
 }
 
@@ -21,6 +23,7 @@ export class RemoteErrorBoundary extends Component<Props, State> {
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error(`The ${this.props.label} page failed:`, error, info.componentStack);
+    this.props.onError?.(error);
   }
 
   override render() {

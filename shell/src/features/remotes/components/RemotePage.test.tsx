@@ -2,8 +2,8 @@ import { render, screen } from '@testing-library/react';
 import userEventLib, { PointerEventsCheckLevel } from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { PortalThemeProvider } from 'shared-ui';
-import type { RemotesConfig } from 'shared-auth';
-import { RemotesProvider } from '../hooks/useRemotes.js';
+import type { ResolvedRemotes } from 'shared-auth';
+import { RemotesProvider, useRemotesForHolder } from '../hooks/useRemotes.js';
 import { PORTAL_PAGES } from '../../../config/pages.js';
 import { RemotePage } from './RemotePage.js';
 
@@ -12,20 +12,31 @@ jest.mock('../api/remotesConfig.js', () => ({
   registerPortalRemotes: jest.fn(),
   loadPageModule: jest.fn(),
   preloadPageModule: jest.fn(),
+  activeVersionOf: jest.fn(() => '1.4.0'),
+  reportRenderFailure: jest.fn(),
 }));
 
 const userEvent = userEventLib.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
 const profilePage = PORTAL_PAGES[0]!;
 const passwordPage = PORTAL_PAGES[1]!;
-const config: RemotesConfig = {
-  remotes: { remote_profile: { entry: 'http://localhost:3001/remoteEntry.js' } },
+const config: ResolvedRemotes = {
+  remotes: {
+    remote_profile: {
+      entry: 'http://localhost:3001/remoteEntry.js',
+      integrity: null,
+      version: '1.4.0',
+      buildId: 'b-1',
+      channel: 'stable',
+      fallback: null,
+    },
+  },
 };
 
 function renderPage(page: typeof profilePage, load: jest.Mock, loadConfig = () => Promise.resolve(config)) {
   render(
     <PortalThemeProvider>
       <MemoryRouter initialEntries={[page.path]}>
-        <RemotesProvider load={loadConfig} register={() => undefined}>
+        <RemotesProvider load={loadConfig} loadedSignedIn={() => true} register={() => undefined}>
           <RemotePage page={page} load={load} />
         </RemotesProvider>
       </MemoryRouter>
@@ -35,6 +46,7 @@ function renderPage(page: typeof profilePage, load: jest.Mock, loadConfig = () =
 
 describe('RemotePage', () => {
   beforeEach(() => {
+    jest.clearAllMocks();
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
   });
 
@@ -67,6 +79,107 @@ describe('RemotePage', () => {
     };
     renderPage(profilePage, jest.fn().mockResolvedValue({ default: Broken }));
     expect(await screen.findByText('My Profile could not be loaded')).toBeInTheDocument();
+    const { reportRenderFailure } = jest.requireMock<{ reportRenderFailure: jest.Mock }>(
+      '../api/remotesConfig.js',
+    );
+    expect(reportRenderFailure).toHaveBeenCalledWith(
+      'remote_profile',
+      expect.objectContaining({ message: 'render failure' }),
+    );
+  });
+
+  it('marks the page with the release it runs, out of view', async () => {
+    renderPage(profilePage, jest.fn().mockResolvedValue({ default: () => <h1>My Profile</h1> }));
+    const heading = await screen.findByRole('heading', { name: 'My Profile' });
+    expect(heading.closest('[data-remote="remote_profile"]')).toHaveAttribute('data-remote-version', '1.4.0');
+  });
+
+  it("loads a page started without the holder's token from the holder's set once they are signed in", async () => {
+    const { preloadPageModule } = jest.requireMock<{ preloadPageModule: jest.Mock }>(
+      '../api/remotesConfig.js',
+    );
+    const canary: ResolvedRemotes = {
+      remotes: { remote_profile: { ...config.remotes.remote_profile!, version: '1.5.0', channel: 'canary' } },
+    };
+    const register = jest.fn();
+    const loadSignedIn = jest.fn().mockResolvedValue(canary);
+    const load = jest.fn(() => {
+      // The page's remote loads only after the holder's set is registered.
+      expect(register).toHaveBeenLastCalledWith(canary);
+      return Promise.resolve({ default: () => <h1>My Profile</h1> });
+    });
+    function Holder() {
+      useRemotesForHolder('holder-token');
+      return <RemotePage page={profilePage} load={load} />;
+    }
+    render(
+      <PortalThemeProvider>
+        <MemoryRouter initialEntries={['/profile']}>
+          <RemotesProvider
+            load={() => Promise.resolve(config)}
+            loadedSignedIn={() => false}
+            loadSignedIn={loadSignedIn}
+            register={register}
+          >
+            <Holder />
+          </RemotesProvider>
+        </MemoryRouter>
+      </PortalThemeProvider>,
+    );
+    expect(await screen.findByRole('heading', { name: 'My Profile' })).toBeInTheDocument();
+    expect(loadSignedIn).toHaveBeenCalledWith('holder-token', expect.any(AbortSignal));
+    expect(register.mock.calls).toEqual([[config], [canary]]);
+    expect(load).toHaveBeenCalledTimes(1);
+    // The anonymous set's remote is not fetched ahead: it may not be the holder's.
+    expect(preloadPageModule).not.toHaveBeenCalled();
+  });
+
+  function renderForHolder(first: ResolvedRemotes, loadSignedIn: jest.Mock, load: jest.Mock) {
+    function Holder() {
+      useRemotesForHolder('holder-token');
+      return <RemotePage page={profilePage} load={load} />;
+    }
+    render(
+      <PortalThemeProvider>
+        <MemoryRouter initialEntries={['/profile']}>
+          <RemotesProvider
+            load={() => Promise.resolve(first)}
+            loadedSignedIn={() => false}
+            loadSignedIn={loadSignedIn}
+            register={() => undefined}
+          >
+            <Holder />
+          </RemotesProvider>
+        </MemoryRouter>
+      </PortalThemeProvider>,
+    );
+  }
+
+  it("still loads the page from the anonymous set when the holder's cannot be had", async () => {
+    jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const loadSignedIn = jest.fn().mockRejectedValue(new Error('/remotes.json answered 503'));
+    const load = jest.fn().mockResolvedValue({ default: () => <h1>My Profile</h1> });
+    renderForHolder(config, loadSignedIn, load);
+    expect(await screen.findByRole('heading', { name: 'My Profile' })).toBeInTheDocument();
+    expect(loadSignedIn).toHaveBeenCalledTimes(1);
+  });
+
+  it('asks nothing more when the set has no release in it (no canary can apply)', async () => {
+    const bootstrapOnly: ResolvedRemotes = {
+      remotes: {
+        remote_profile: {
+          ...config.remotes.remote_profile!,
+          version: null,
+          integrity: null,
+          channel: 'bootstrap',
+        },
+      },
+    };
+    const loadSignedIn = jest.fn();
+    const load = jest.fn().mockResolvedValue({ default: () => <h1>My Profile</h1> });
+    renderForHolder(bootstrapOnly, loadSignedIn, load);
+    expect(await screen.findByRole('heading', { name: 'My Profile' })).toBeInTheDocument();
+    expect(loadSignedIn).not.toHaveBeenCalled();
   });
 
   it('shows the contained not-available view for a page whose remote is not deployed', async () => {

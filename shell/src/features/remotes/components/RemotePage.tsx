@@ -1,7 +1,12 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { Spin } from 'shared-ui';
 import { PageMessage } from '../../../components/PageMessage.js';
-import { loadPageModule, type PageModule } from '../api/remotesConfig.js';
+import {
+  activeVersionOf,
+  loadPageModule,
+  reportRenderFailure,
+  type PageModule,
+} from '../api/remotesConfig.js';
 import { useRemotes } from '../hooks/useRemotes.js';
 import type { PortalPage } from '../../../config/pages.js';
 import { RemoteErrorBoundary } from './RemoteErrorBoundary.js';
@@ -73,7 +78,8 @@ export function RemotePage({ page, load = loadPageModule }: RemotePageProps) {
   const available = remotes.status === 'ready' && remotes.available.has(page.remote);
   const { result, attempt, retry } = useRemoteModule(page.remote, available, load);
 
-  if (remotes.status === 'loading') return <PageLoading label={page.label} />;
+  if (remotes.status === 'loading' || remotes.status === 'awaiting-holder')
+    return <PageLoading label={page.label} />;
   if (remotes.status === 'failed') {
     return (
       <PageMessage status="warning" title={`${page.label} could not be loaded`} subTitle={remotes.message} />
@@ -93,9 +99,22 @@ export function RemotePage({ page, load = loadPageModule }: RemotePageProps) {
     return <RemoteLoadFailed label={page.label} onRetry={retry} error={result.error} />;
   prefetchFormControls();
   const { Page } = result;
+  const version = activeVersionOf(page.remote);
+  // The release this page runs, for the team (the page's own root says its build in data-build); no layout box.
   return (
-    <RemoteErrorBoundary key={attempt} label={page.label} onRetry={retry}>
-      <Page />
-    </RemoteErrorBoundary>
+    <div
+      style={{ display: 'contents' }}
+      data-remote={page.remote}
+      {...(version ? { 'data-remote-version': version } : {})}
+    >
+      <RemoteErrorBoundary
+        key={attempt}
+        label={page.label}
+        onRetry={retry}
+        onError={(error) => reportRenderFailure(page.remote, error)}
+      >
+        <Page />
+      </RemoteErrorBoundary>
+    </div>
   );
 }
