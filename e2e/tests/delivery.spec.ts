@@ -40,8 +40,12 @@ test('a remote built for another major version of shared-auth is refused on its 
   // This page's shell finds the profile remote at the incompatible build (the server's file is not touched).
   await page.route('**/remotes.json', async (route) => {
     const response = await route.fetch();
+    // The server's resolved set: only the profile remote's entry changes (a file of the remotes-file shape).
     const config = (await response.json()) as { remotes: Record<string, { entry: string }> };
-    config.remotes.remote_profile = { entry: `${host.origin}/remoteEntry.js` };
+    config.remotes.remote_profile = {
+      ...config.remotes.remote_profile,
+      entry: `${host.origin}/remoteEntry.js`,
+    };
     await route.fulfill({ response, json: config });
   });
   const user = await createUser();

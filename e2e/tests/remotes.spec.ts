@@ -16,8 +16,12 @@ test('a stopped remote shows the contained message, the rest works, and Retry re
   // This page's shell looks for the profile remote on a host of the test's own, which is down at first.
   await page.route('**/remotes.json', async (route) => {
     const response = await route.fetch();
+    // The server's resolved set: only the profile remote's entry changes (a file of the remotes-file shape).
     const config = (await response.json()) as { remotes: Record<string, { entry: string }> };
-    config.remotes.remote_profile = { entry: `${host.origin}/remoteEntry.js` };
+    config.remotes.remote_profile = {
+      ...config.remotes.remote_profile,
+      entry: `${host.origin}/remoteEntry.js`,
+    };
     await route.fulfill({ response, json: config });
   });
   try {
