@@ -135,6 +135,10 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
   const { SubresourceIntegrityPlugin } = rootRequire('webpack-subresource-integrity');
   const { version } = readJson(path.join(appDir, 'package.json'));
   const containerName = name.replace(/-/g, '_');
+  // One build id for the page (__BUILD_ID__, data-build) and the MF manifest (mf-manifest.json's buildVersion, which
+  // `pnpm release publish` sends): the manifest reads MF_BUILD_VERSION, else the package version.
+  const buildId = process.env.BUILD_ID ?? `${version}`;
+  process.env.MF_BUILD_VERSION ??= buildId;
 
   return (_env, argv) => {
     const production = argv.mode !== 'development';
@@ -193,7 +197,7 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
           'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development'),
           __APP_NAME__: JSON.stringify(name),
           __APP_VERSION__: JSON.stringify(version),
-          __BUILD_ID__: JSON.stringify(process.env.BUILD_ID ?? `${version}`),
+          __BUILD_ID__: JSON.stringify(buildId),
         }),
         new ModuleFederationPlugin({
           name: containerName,

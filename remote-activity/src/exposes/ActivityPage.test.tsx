@@ -1,7 +1,7 @@
 // The page as the shell shows it: its heading, then the Devices and the Activity sections (their own tests are the
 // features'); federated accounts get the unavailable message and no call.
 import { screen, within } from '@testing-library/react';
-import { renderSignedIn } from 'mount-runtime/testing';
+import { renderSignedIn, userEvent } from 'mount-runtime/testing';
 import * as activityApi from '../features/activity/api/activityApi.js';
 import * as devicesApi from '../features/devices/api/devicesApi.js';
 import ActivityPage from './ActivityPage.js';
@@ -13,22 +13,20 @@ const devices = jest.mocked(devicesApi);
 
 const NOW = '2026-03-07T12:00:00.000Z';
 
+const THIS_DEVICE = {
+  id: 'AAAAAAAAAAAAAAAAAAAA',
+  current: true,
+  browser: 'Firefox',
+  os: 'Linux',
+  deviceType: 'desktop' as const,
+  country: 'GB',
+  address: '203.0.113.x',
+  signedInAt: NOW,
+  lastActiveAt: NOW,
+};
+
 beforeEach(() => {
-  devices.getSessions.mockResolvedValue({
-    sessions: [
-      {
-        id: 'AAAAAAAAAAAAAAAAAAAA',
-        current: true,
-        browser: 'Firefox',
-        os: 'Linux',
-        deviceType: 'desktop',
-        country: 'GB',
-        address: '203.0.113.x',
-        signedInAt: NOW,
-        lastActiveAt: NOW,
-      },
-    ],
-  });
+  devices.getSessions.mockResolvedValue({ sessions: [THIS_DEVICE] });
   activity.getActivity.mockResolvedValue({ events: [], next: null });
 });
 
@@ -50,6 +48,48 @@ describe('Devices & activity page', () => {
     expect(activity.getActivity).toHaveBeenCalledWith(expect.anything(), '00u1alice', undefined, {
       signal: expect.any(AbortSignal),
     });
+  });
+
+  it('reads the activity again after a device is signed out, so the sign-out shows as the newest event', async () => {
+    const other = {
+      id: 'BBBBBBBBBBBBBBBBBBBB',
+      current: false,
+      browser: 'Safari',
+      os: 'iOS',
+      deviceType: 'mobile' as const,
+      country: 'GB',
+      address: '203.0.113.x',
+      signedInAt: NOW,
+      lastActiveAt: NOW,
+    };
+    devices.getSessions.mockResolvedValue({ sessions: [THIS_DEVICE, other] });
+    devices.signOutSession.mockResolvedValue({ sessions: [THIS_DEVICE] });
+    renderSignedIn(<ActivityPage />);
+    const activitySection = await screen.findByRole('region', { name: 'Recent activity' });
+    await within(activitySection).findByText('No activity in the last 90 days.');
+    expect(activity.getActivity).toHaveBeenCalledTimes(1);
+    activity.getActivity.mockResolvedValue({
+      events: [
+        {
+          id: 'CCCCCCCCCCCCCCCCCCCC',
+          kind: 'sessions-signed-out',
+          detail: 'one',
+          at: NOW,
+          browser: 'Firefox',
+          os: 'Linux',
+          deviceType: 'desktop',
+          country: 'GB',
+          address: '203.0.113.x',
+        },
+      ],
+      next: null,
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out Safari on iOS' }));
+    expect(await screen.findByText('Safari on iOS was signed out.')).toBeInTheDocument();
+    expect(
+      await within(activitySection).findByText('Sessions signed out: another device'),
+    ).toBeInTheDocument();
+    expect(activity.getActivity).toHaveBeenCalledTimes(2);
   });
 
   it('shows federated users the unavailable message without calling the API', () => {

@@ -1,5 +1,6 @@
 // The module the shell loads (REMOTE_PAGES.remote_activity in shared-auth's contract), and what `./mount` renders.
 // The page composes the features, Devices then Activity; features never import each other.
+import { useCallback, useState } from 'react';
 import { Typography } from 'shared-ui';
 import { useAuth } from 'shared-auth';
 import { ActivitySection } from '../features/activity/components/ActivitySection.js';
@@ -17,6 +18,9 @@ export const ACTIVITY_PAGE_TITLE = 'Devices & activity';
  */
 export default function ActivityPage() {
   const { isFederated } = useAuth();
+  // A sign-out on Devices is an event of its own: Activity reads its list again to show it.
+  const [activityRefresh, setActivityRefresh] = useState(0);
+  const refreshActivity = useCallback(() => setActivityRefresh((count) => count + 1), []);
   return (
     <div data-build={BUILD}>
       <section aria-labelledby="activity-page-title" style={{ maxWidth: 760 }}>
@@ -27,8 +31,8 @@ export default function ActivityPage() {
           <p>Resource not available for federated users</p>
         ) : (
           <>
-            <DevicesSection />
-            <ActivitySection />
+            <DevicesSection onSignedOut={refreshActivity} />
+            <ActivitySection refreshSignal={activityRefresh} />
           </>
         )}
       </section>

@@ -22,8 +22,17 @@ const IDS = {
 const notMeId = (eventId: string) => `activity-not-me-${eventId}`;
 const byId = (id: string) => document.getElementById(id);
 
-export function ActivitySection() {
+interface ActivitySectionProps {
+  /** Changes when the page knows of a new event (a sign-out on Devices): the list is read again, newest first. */
+  refreshSignal?: number;
+}
+
+export function ActivitySection({ refreshSignal = 0 }: ActivitySectionProps = {}) {
   const activity = useActivity();
+  const { reload } = activity;
+  useEffect(() => {
+    if (refreshSignal > 0) reload();
+  }, [refreshSignal, reload]);
   const { list, notMe, handOver } = activity;
   const now = useNow();
 

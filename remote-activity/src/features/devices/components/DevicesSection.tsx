@@ -26,8 +26,13 @@ function triggerId(target: SignOutTarget | undefined): string {
   return target?.scope === 'everywhere' ? IDS.everywhere : IDS.others;
 }
 
-export function DevicesSection() {
-  const devices = useDevices();
+interface DevicesSectionProps {
+  /** Sessions were signed out here: the page refreshes what else shows them (its activity). */
+  onSignedOut?: () => void;
+}
+
+export function DevicesSection({ onSignedOut }: DevicesSectionProps = {}) {
+  const devices = useDevices({ onSignedOut });
   const { list, flow } = devices;
   const now = useNow();
   const { status } = flow;

@@ -16,7 +16,12 @@ import { DEVICES_TEXTS as TEXTS } from '../model/texts.js';
 /** What a sign-out answered: the list as it is now, or (everywhere) that this session ended too. */
 type SignOutAnswer = { ended: 'some'; list: AccountSessionList } | { ended: 'all' };
 
-export function useDevices() {
+export interface UseDevicesOptions {
+  /** Sessions were signed out here (one or all others): the page's activity has a new event to show. */
+  onSignedOut?: () => void;
+}
+
+export function useDevices({ onSignedOut }: UseDevicesOptions = {}) {
   const auth = useAuth();
   const { user } = auth;
   const client = useApiClient();
@@ -81,6 +86,7 @@ export function useDevices() {
               ? TEXTS.signedOutOthersPortal
               : TEXTS.signedOutOthers;
         dispatchFlow({ type: 'SUCCEEDED', message });
+        onSignedOut?.();
       } else if (outcome.status === 'error') {
         const { error, failure } = outcome;
         if (failure.kind === 'step_up_required') {
@@ -92,7 +98,7 @@ export function useDevices() {
         if (hasCode(error, API_ERROR_CODES.notFound)) load();
       }
     },
-    [runSignOut, load],
+    [runSignOut, load, onSignedOut],
   );
 
   // Each entry into SIGNING_OUT sends once: the first time, and again after the step-up.
