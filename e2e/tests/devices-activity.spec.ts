@@ -94,8 +94,8 @@ test('Devices lists each browser with "This device" first; sign out one under st
     await safari.reload();
     await expect(safari.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 
-    // The holder's record, newest first: each sign-in with its method, the wrong password, the app, the sign-out.
-    await firefox.reload();
+    // The holder's record, newest first (read again after the sign-out): each sign-in with its method, the wrong
+    // password, the app, the sign-out.
     const events = activityList(firefox);
     await expect(events.getByRole('listitem').first()).toContainText('Sessions signed out: another device');
     await expect(events).toContainText('Signed in with your password and a code');

@@ -10,6 +10,7 @@ export function testSettings(overrides: Partial<Settings> = {}): Settings {
     FooterLinks: { sections: {}, policies: {} },
     SocialLinks: {},
     FlagBaseUrl: '/flags/4x3',
+    AccountDataFrom: 'portal',
     ...overrides,
   };
 }

@@ -1,7 +1,8 @@
 // Okta mode: a federated user (the org's federated profile attribute, the portal's OKTA_FEDERATED_ATTRIBUTE) sees
-// only the profile, cannot edit it, and sees 'Resource not available for federated users' on Password and Security,
-// as the embedded mode's federated user does; the server refuses their changes too, and nothing reaches Okta: the
-// org's request log has no write for that user.
+// the profile without editing it, and 'Resource not available for federated users' on Password and Security, as the
+// embedded mode's federated user does; the server refuses their changes too, and nothing reaches Okta: the org's
+// request log has no write for that user. Unlike embedded mode, Devices & activity is theirs too: its data is the
+// org's (issue 22).
 import type { Page } from '@playwright/test';
 import { expect, signInWithOkta, test } from '../../support/okta-fixture.js';
 import { expectNoSeriousViolations } from '../../support/axe.js';
@@ -32,7 +33,7 @@ async function callFromThePage(page: Page, method: string, path: string, body?: 
   return { status: answer.status, body: parsed };
 }
 
-test("a federated user (the org's federated attribute) sees only the profile, cannot edit it, and sees the unavailable message on Password and Security", async ({
+test("a federated user (the org's federated attribute) sees the profile without editing and Devices & activity, and the unavailable message on Password and Security", async ({
   page,
   okta,
 }) => {
@@ -46,12 +47,27 @@ test("a federated user (the org's federated attribute) sees only the profile, ca
   await expect(page.getByRole('table')).toContainText(user.familyName);
   await expect(page.getByRole('button', { name: 'Edit My Profile' })).toHaveCount(0);
   const nav = page.getByRole('navigation', { name: 'Account pages' });
-  await expect(nav.getByRole('link')).toHaveText(['My Profile']);
+  await expect(nav.getByRole('link')).toHaveText(['My Profile', 'Devices & activity']);
   await page.getByRole('button', { name: `User menu for ${user.name}` }).click();
-  await expect(page.getByRole('menuitem')).toHaveText(['My Profile', 'About', 'Logout']);
+  await expect(page.getByRole('menuitem')).toHaveText([
+    'My Profile',
+    'Devices & activity',
+    'About',
+    'Logout',
+  ]);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menuitem')).toHaveCount(0);
   await expectNoSeriousViolations(page, "the federated user's profile page in Okta mode");
+
+  // Okta mode: the sessions and the events are the org's, so a federated user of the org has them too.
+  await nav.getByRole('link', { name: 'Devices & activity' }).click();
+  await expect(page.getByRole('region', { name: 'Devices' }).getByText('This device')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Recent activity' })).toBeVisible();
+  await expectNoSeriousViolations(page, "the federated user's Devices & activity page in Okta mode");
+  expect(await callFromThePage(page, 'GET', `/api/v1/users/${user.sub}/sessions`)).toMatchObject({
+    status: 200,
+  });
+  await page.goto('/profile');
 
   // Password and Security are not in the navigation: their addresses still answer with the message.
   await page.goto('/password');

@@ -1,7 +1,8 @@
 // The page as the shell shows it: its heading, then the Devices and the Activity sections (their own tests are the
-// features'); federated accounts get the unavailable message and no call.
+// features'); federated accounts get the sections too, and the server's refusal where it refuses them.
 import { screen, within } from '@testing-library/react';
 import { renderSignedIn, userEvent } from 'mount-runtime/testing';
+import { API_ERROR_CODES, ApiError } from 'shared-auth';
 import * as activityApi from '../features/activity/api/activityApi.js';
 import * as devicesApi from '../features/devices/api/devicesApi.js';
 import ActivityPage from './ActivityPage.js';
@@ -92,12 +93,23 @@ describe('Devices & activity page', () => {
     expect(activity.getActivity).toHaveBeenCalledTimes(2);
   });
 
-  it('shows federated users the unavailable message without calling the API', () => {
+  it("shows federated users their devices and activity where the server answers (an Okta org's data)", async () => {
     renderSignedIn(<ActivityPage />, { isFederated: true });
-    expect(screen.getByRole('heading', { level: 1, name: 'Devices & activity' })).toBeInTheDocument();
-    expect(screen.getByText('Resource not available for federated users')).toBeInTheDocument();
-    expect(screen.queryByRole('region', { name: 'Devices' })).not.toBeInTheDocument();
-    expect(devices.getSessions).not.toHaveBeenCalled();
-    expect(activity.getActivity).not.toHaveBeenCalled();
+    const devicesSection = await screen.findByRole('region', { name: 'Devices' });
+    expect(await within(devicesSection).findByText('This device')).toBeInTheDocument();
+    const activitySection = await screen.findByRole('region', { name: 'Recent activity' });
+    expect(await within(activitySection).findByText('No activity in the last 90 days.')).toBeInTheDocument();
+  });
+
+  it("shows federated users the server's refusal where it refuses them (the portal's own provider's data)", async () => {
+    const refusal = 'Security settings are not available for federated users';
+    devices.getSessions.mockRejectedValue(new ApiError(refusal, 403, API_ERROR_CODES.federatedUser));
+    activity.getActivity.mockRejectedValue(new ApiError(refusal, 403, API_ERROR_CODES.federatedUser));
+    renderSignedIn(<ActivityPage />, { isFederated: true });
+    const devicesSection = await screen.findByRole('region', { name: 'Devices' });
+    expect(await within(devicesSection).findByRole('alert')).toHaveTextContent(refusal);
+    const activitySection = await screen.findByRole('region', { name: 'Recent activity' });
+    expect(await within(activitySection).findByRole('alert')).toHaveTextContent(refusal);
+    expect(screen.queryByText('This device')).not.toBeInTheDocument();
   });
 });

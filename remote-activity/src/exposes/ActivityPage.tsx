@@ -2,7 +2,6 @@
 // The page composes the features, Devices then Activity; features never import each other.
 import { useCallback, useState } from 'react';
 import { Typography } from 'shared-ui';
-import { useAuth } from 'shared-auth';
 import { ActivitySection } from '../features/activity/components/ActivitySection.js';
 import { DevicesSection } from '../features/devices/components/DevicesSection.js';
 
@@ -14,10 +13,10 @@ export const ACTIVITY_PAGE_TITLE = 'Devices & activity';
 /**
  * The Devices & activity page (issue 22): where the account is signed in, then its recent security events. Its root
  * says which build of this remote it is (data-build), for the team, out of the holder's view. Federated accounts
- * get the spec's unavailable message without a call: the server refuses them these calls.
+ * get the sections too: only the server knows whose the data is (an Okta org's: theirs; the portal's own
+ * provider's: refused, its text shown in each section), and the shell shows the page only where it is theirs.
  */
 export default function ActivityPage() {
-  const { isFederated } = useAuth();
   // A sign-out on Devices is an event of its own: Activity reads its list again to show it.
   const [activityRefresh, setActivityRefresh] = useState(0);
   const refreshActivity = useCallback(() => setActivityRefresh((count) => count + 1), []);
@@ -27,14 +26,8 @@ export default function ActivityPage() {
         <Typography.Title id="activity-page-title" level={1} style={{ fontSize: 28 }}>
           {ACTIVITY_PAGE_TITLE}
         </Typography.Title>
-        {isFederated ? (
-          <p>Resource not available for federated users</p>
-        ) : (
-          <>
-            <DevicesSection onSignedOut={refreshActivity} />
-            <ActivitySection refreshSignal={activityRefresh} />
-          </>
-        )}
+        <DevicesSection onSignedOut={refreshActivity} />
+        <ActivitySection refreshSignal={activityRefresh} />
       </section>
     </div>
   );

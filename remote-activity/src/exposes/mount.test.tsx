@@ -5,6 +5,6 @@ import { mount } from './mount.js';
 describeMountEntry({
   mount,
   pageHeading: 'Devices & activity',
-  isFederated: true,
-  shows: 'Resource not available for federated users',
+  isFederated: false,
+  shows: 'Recent activity',
 });

@@ -14,6 +14,14 @@ export function refuseFederated(user: User): void {
 }
 
 /**
+ * Devices & activity (issue 22) are refused to federated users only where the data is the portal's own provider's
+ * (embedded mode): in Okta mode the sessions and events are the org's, a federated user of the org's as anyone's.
+ */
+export function refuseFederatedWhenPortalData(app: FastifyInstance, user: User): void {
+  if (app.config.identityBackend === 'embedded') refuseFederated(user);
+}
+
+/**
  * The grant chain a step-up grant belongs to: the access token's provider session (`sid`) and grant (`gid`, one
  * authorization and the refresh tokens rotated from it), both the same across token renewals. Another browser,
  * or a copied refresh token's branch in another grant, must verify on its own. Okta tokens have no `gid`: their

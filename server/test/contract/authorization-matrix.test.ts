@@ -68,8 +68,23 @@ function federatedErrorOf(call: ApiCall): string {
   return 'Security settings are not available for federated users';
 }
 
-/** What the contract declares of a call decides its columns. */
-const refusesFederated = (call: ApiCall) => call.errors.includes('federatedUser');
+/**
+ * Devices & activity (issue 22) refuse federated users only where the data is the portal's own provider's
+ * (embedded): in Okta mode the sessions and events are the org's, a federated user of the org's as anyone's.
+ */
+const FEDERATED_REFUSED_WITH_PORTAL_DATA_ONLY = new Set<ApiCall>([
+  apiCalls.activity,
+  apiCalls.activityNotMe,
+  apiCalls.sessions,
+  apiCalls.sessionSignOut,
+  apiCalls.sessionsSignOutOthers,
+  apiCalls.sessionsSignOutEverywhere,
+]);
+
+/** What the contract declares of a call (and, for those above, the backend) decides its columns. */
+const refusesFederated = (call: ApiCall) =>
+  call.errors.includes('federatedUser') &&
+  (backend().kind === 'embedded' || !FEDERATED_REFUSED_WITH_PORTAL_DATA_ONLY.has(call));
 const needsStepUp = (call: ApiCall) => call.errors.includes('stepUpRequired');
 const turnsOnFactor = (call: ApiCall) => call.errors.includes('reauthenticationRequired');
 

@@ -21,6 +21,11 @@ export const settingsSchema = z.object({
   SocialLinks: jsonOrValue(linkMap).default({}),
   /** Base URL of the flag images (`{FlagBaseUrl}/{code}.svg`, lower-case code). */
   FlagBaseUrl: z.string().min(1).default('/flags/4x3'),
+  /**
+   * Whose data the account's sessions and events are, set by the server from its mode: 'portal' (the embedded
+   * provider's own) or 'org' (the Okta org's). Absent (an older server): 'portal'.
+   */
+  AccountDataFrom: z.enum(['portal', 'org']).default('portal'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

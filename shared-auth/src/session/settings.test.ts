@@ -29,6 +29,15 @@ describe('readSettings', () => {
     );
   });
 
+  it("says whose the account's sessions and events are: the org's when the server says so, else the portal's (an older server)", async () => {
+    const read = (settings: object) => readSettings(answer(200, JSON.stringify(JSON.stringify(settings))));
+    expect((await read({ ...valid, AccountDataFrom: 'org' })).AccountDataFrom).toBe('org');
+    expect((await read(valid)).AccountDataFrom).toBe('portal');
+    await expect(read({ ...valid, AccountDataFrom: 'elsewhere' })).rejects.toThrow(
+      /^Invalid setting AccountDataFrom: /,
+    );
+  });
+
   it('fails on an error answer', async () => {
     await expect(readSettings(answer(503, '{"error":"down"}'))).rejects.toThrow(
       'The settings call answered 503',

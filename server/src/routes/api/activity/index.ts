@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ACTIVITY_CURSOR_ERROR, ACTIVITY_CURSOR_PATTERN, API_ERRORS, apiCalls } from 'shared-auth/contract';
 import { callerOf } from '../../../auth/caller.js';
-import { refuseFederated } from '../../../factors/http.js';
+import { refuseFederatedWhenPortalData } from '../../../factors/http.js';
 import { refusal } from '../../../http/errors.js';
 import { registerCall } from '../../../http/register-call.js';
 
@@ -15,14 +15,14 @@ export const ACTIVITY_UNAVAILABLE_ERROR =
 /**
  * Activity (issue 22): GET /api/v1/users/:sub/activity, the caller's security events of the last 90 days, newest
  * first, paged (`before`, `limit`). Read only: the events are written by the changes they record, never from here.
- * Federated users are refused like the other security calls. Embedded mode reads the portal's events; Okta mode
- * reads the org's System Log for the caller's own user id (the token's, checked against the path by the auth
- * hook: nothing of the request names whose events are read). Each mode takes only its own cursor form: the other
- * is the same 400 as any `before` that is not one.
+ * Federated users are refused in embedded mode only (there the events are the portal's own provider's; in Okta
+ * mode the org's). Embedded mode reads the portal's events; Okta mode reads the org's System Log for the caller's
+ * own user id (the token's, checked against the path by the auth hook: nothing of the request names whose events
+ * are read). Each mode takes only its own cursor form: the other is the same 400 as any `before` that is not one.
  */
 export default async function activityRoutes(app: FastifyInstance) {
   app.addHook('preHandler', async (request, reply) => {
-    refuseFederated(callerOf(request).user);
+    refuseFederatedWhenPortalData(app, callerOf(request).user);
     reply.header('Cache-Control', 'no-store');
   });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiCalls } from 'shared-auth/contract';
 import { callerOf } from '../../../auth/caller.js';
 import type { VerifiedToken } from '../../../auth/verifier.js';
-import { actorOf, refuseFederated } from '../../../factors/http.js';
+import { actorOf, refuseFederatedWhenPortalData } from '../../../factors/http.js';
 import { registerCall } from '../../../http/register-call.js';
 
 /** The caller's access token as the auth hook verified it: which session is "This device". */
@@ -14,12 +14,12 @@ function tokenOf(request: FastifyRequest): VerifiedToken {
 /**
  * Devices (issue 22): GET /api/v1/users/:sub/sessions (the caller's live sessions, its own first), DELETE
  * …/sessions/:id (sign out one other), POST …/sessions/sign-out-others and …/sign-out-everywhere, the changes under
- * step-up. Federated users are refused like the other security calls. Okta mode lists the org's sign-ins the API
- * saw (devices/org-sessions.ts).
+ * step-up. Federated users are refused in embedded mode only (there the sessions are the portal's own provider's;
+ * in Okta mode the org's). Okta mode lists the org's sign-ins the API saw (devices/org-sessions.ts).
  */
 export default async function sessionsRoutes(app: FastifyInstance) {
   app.addHook('preHandler', async (request, reply) => {
-    refuseFederated(callerOf(request).user);
+    refuseFederatedWhenPortalData(app, callerOf(request).user);
     reply.header('Cache-Control', 'no-store');
   });
 

@@ -18,6 +18,7 @@ const settings: Settings = {
   },
   SocialLinks: { LinkedIn: 'https://www.linkedin.com/' },
   FlagBaseUrl: '/flags/4x3',
+  AccountDataFrom: 'portal',
 };
 
 /** The address the layout's links lead to, shown as the page's content. */
@@ -25,11 +26,24 @@ function CurrentPath() {
   return <p>At {useLocation().pathname}</p>;
 }
 
-function renderLayout({ isFederated = false, onLogout = jest.fn() } = {}) {
+function renderLayout({
+  isFederated = false,
+  accountDataFrom = 'portal',
+  onLogout = jest.fn(),
+}: {
+  isFederated?: boolean;
+  accountDataFrom?: Settings['AccountDataFrom'];
+  onLogout?: () => void;
+} = {}) {
   render(
     <PortalThemeProvider>
       <MemoryRouter initialEntries={['/profile']}>
-        <AppLayout settings={settings} userName="Alice Liddell" isFederated={isFederated} onLogout={onLogout}>
+        <AppLayout
+          settings={{ ...settings, AccountDataFrom: accountDataFrom }}
+          userName="Alice Liddell"
+          isFederated={isFederated}
+          onLogout={onLogout}
+        >
           <p>page content</p>
           <CurrentPath />
         </AppLayout>
@@ -125,12 +139,37 @@ describe('AppLayout', () => {
     expect(button).toHaveFocus();
   });
 
-  it('hides Password, Security and Devices & activity from federated users, in the navigation and the user menu', async () => {
-    renderLayout({ isFederated: true });
+  it("hides Password, Security and Devices & activity from federated users where the data is the portal's", async () => {
+    renderLayout({ isFederated: true, accountDataFrom: 'portal' });
     const nav = screen.getByRole('navigation', { name: 'Account pages' });
     expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile']);
     const menu = await openUserMenu();
     expect(textsOf(within(menu).getAllByRole('menuitem'))).toEqual(['My Profile', 'Logout']);
+  });
+
+  it("shows Devices & activity to federated users where the data is the org's (Okta), in the navigation and the user menu", async () => {
+    renderLayout({ isFederated: true, accountDataFrom: 'org' });
+    const nav = screen.getByRole('navigation', { name: 'Account pages' });
+    expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile', 'Devices & activity']);
+    const menu = await openUserMenu();
+    expect(textsOf(within(menu).getAllByRole('menuitem'))).toEqual([
+      'My Profile',
+      'Devices & activity',
+      'Logout',
+    ]);
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Devices & activity' }));
+    expect(screen.getByRole('main')).toHaveTextContent('At /activity');
+  });
+
+  it('shows every page to a regular user whatever the data is', () => {
+    renderLayout({ accountDataFrom: 'org' });
+    const nav = screen.getByRole('navigation', { name: 'Account pages' });
+    expect(textsOf(within(nav).getAllByRole('link'))).toEqual([
+      'My Profile',
+      'Password',
+      'Security',
+      'Devices & activity',
+    ]);
   });
 
   it('shows the footer sections, policies, social links and the copyright of the current year', () => {
@@ -259,11 +298,18 @@ describe('AppLayout on a narrow screen', () => {
     expect(menuButton).toHaveAttribute('aria-expanded', 'false');
   });
 
-  it('hides Password, Security and Devices & activity from federated users in the menu too', async () => {
-    renderLayout({ isFederated: true });
+  it("hides Password, Security and Devices & activity from federated users in the menu too (the portal's data)", async () => {
+    renderLayout({ isFederated: true, accountDataFrom: 'portal' });
     await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
     const nav = screen.getByRole('navigation', { name: 'Account pages' });
     expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile']);
+  });
+
+  it("shows Devices & activity to federated users in the menu where the data is the org's", async () => {
+    renderLayout({ isFederated: true, accountDataFrom: 'org' });
+    await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+    const nav = screen.getByRole('navigation', { name: 'Account pages' });
+    expect(textsOf(within(nav).getAllByRole('link'))).toEqual(['My Profile', 'Devices & activity']);
   });
 });
 

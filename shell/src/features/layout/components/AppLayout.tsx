@@ -32,7 +32,7 @@ export function AppLayout({
   onPageInterest,
   children,
 }: AppLayoutProps) {
-  const pages = visiblePages(isFederated);
+  const pages = visiblePages({ isFederated, accountDataFrom: settings.AccountDataFrom });
   const narrow = useNarrowScreen();
   const { pathname } = useLocation();
   // The narrow screen's menu is open on the page it was opened on: going to another page (its links, the user
