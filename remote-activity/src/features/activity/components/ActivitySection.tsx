@@ -5,7 +5,7 @@
  * password. Okta mode: the server's text.
  */
 import { useEffect, useRef } from 'react';
-import { Button, Flex, Modal, Spin, Typography } from 'shared-ui';
+import { Button, Flex, Modal, Typography } from 'shared-ui';
 import type { ActivityEvent } from 'shared-auth';
 import { deviceLine, placeLine } from '../../../lib/clientDescription.js';
 import { useNow } from '../../../lib/useNow.js';
@@ -13,6 +13,7 @@ import { capitalised, describeWhen } from '../../../lib/when.js';
 import { useActivity } from '../hooks/useActivity.js';
 import { eventSentence } from '../model/eventSentence.js';
 import { ACTIVITY_TEXTS as TEXTS } from '../model/texts.js';
+import { ListLoadFailed, ListLoading, PLAIN_LIST_STYLE } from '../../../lib/listStates.js';
 
 const IDS = {
   title: 'activity-title',
@@ -70,15 +71,10 @@ export function ActivitySection({ refreshSignal = 0 }: ActivitySectionProps = {}
   let body;
   switch (list.status) {
     case 'LOADING':
-      body = <Spin aria-label={TEXTS.loading} />;
+      body = <ListLoading label={TEXTS.loading} />;
       break;
     case 'FAILED':
-      body = (
-        <>
-          <p role="alert">{list.message}</p>
-          <Button onClick={activity.reload}>{TEXTS.tryAgain}</Button>
-        </>
-      );
+      body = <ListLoadFailed message={list.message} retryLabel={TEXTS.tryAgain} onRetry={activity.reload} />;
       break;
     case 'UNAVAILABLE':
       body = <p>{list.message}</p>;
@@ -89,7 +85,7 @@ export function ActivitySection({ refreshSignal = 0 }: ActivitySectionProps = {}
           <p>{TEXTS.empty}</p>
         ) : (
           <>
-            <ul aria-label={TEXTS.listLabel} style={{ listStyle: 'none', padding: 0, margin: '0 0 12px' }}>
+            <ul aria-label={TEXTS.listLabel} style={PLAIN_LIST_STYLE}>
               {list.events.map((event) => (
                 <EventItem
                   key={event.id}

@@ -16,6 +16,7 @@ import { otherSessions } from '../model/sessionsList.js';
 import { busyWith, type SignOutTarget } from '../model/signOutFlow.js';
 import { DEVICES_TEXTS as TEXTS } from '../model/texts.js';
 import { byId, IDS, signOutId } from './ids.js';
+import { ListLoadFailed, ListLoading, PLAIN_LIST_STYLE } from '../../../lib/listStates.js';
 
 const loadStepUpDialog = () => import(/* webpackChunkName: "devices-step-up" */ './StepUpDialog.js');
 const StepUpDialog = lazy(loadStepUpDialog);
@@ -80,15 +81,10 @@ export function DevicesSection({ onSignedOut }: DevicesSectionProps = {}) {
   let body;
   switch (list.status) {
     case 'LOADING':
-      body = <Spin aria-label={TEXTS.loading} />;
+      body = <ListLoading label={TEXTS.loading} />;
       break;
     case 'FAILED':
-      body = (
-        <>
-          <p role="alert">{list.message}</p>
-          <Button onClick={devices.reload}>{TEXTS.tryAgain}</Button>
-        </>
-      );
+      body = <ListLoadFailed message={list.message} retryLabel={TEXTS.tryAgain} onRetry={devices.reload} />;
       break;
     case 'UNAVAILABLE':
       body = (
@@ -103,7 +99,7 @@ export function DevicesSection({ onSignedOut }: DevicesSectionProps = {}) {
       body = (
         <>
           {portal ? <p>{TEXTS.portalNote}</p> : null}
-          <ul aria-label={TEXTS.listLabel} style={{ listStyle: 'none', padding: 0, margin: '0 0 12px' }}>
+          <ul aria-label={TEXTS.listLabel} style={PLAIN_LIST_STYLE}>
             {list.sessions.map((session) => (
               <SessionItem
                 key={session.id}
