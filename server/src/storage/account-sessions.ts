@@ -9,6 +9,7 @@ import { randomInt } from 'node:crypto';
 import type { DeviceType } from 'shared-auth/contract';
 import type { Sql } from '../db/sql.js';
 import { hashedId } from './provider.js';
+import { clientFactsOf, type ClientColumns } from './client-columns.js';
 
 /** A session's row to write: the provider session's uid (clear; kept hashed) and its described client. */
 export interface NewAccountSession {
@@ -64,15 +65,10 @@ export function newAccountSessionId(): string {
   return id;
 }
 
-interface Row {
+interface Row extends ClientColumns {
   id: string;
   user_id: string;
   session_uid: string;
-  browser: string | null;
-  os: string | null;
-  device_type: DeviceType | null;
-  country: string | null;
-  address: string | null;
   signed_in_at: number | string;
   last_active_at: number | string | null;
 }
@@ -82,11 +78,7 @@ function fromRow(row: Row): AccountSessionRecord {
     id: row.id,
     userId: row.user_id,
     sessionUidHash: row.session_uid,
-    browser: row.browser,
-    os: row.os,
-    deviceType: row.device_type,
-    country: row.country,
-    address: row.address,
+    ...clientFactsOf(row),
     signedInAt: Number(row.signed_in_at),
     lastActiveAt: row.last_active_at === null ? null : Number(row.last_active_at),
   };

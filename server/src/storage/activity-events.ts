@@ -7,6 +7,7 @@
 import { randomInt } from 'node:crypto';
 import type { ActivityEventKind, DeviceType } from 'shared-auth/contract';
 import type { Sql } from '../db/sql.js';
+import { clientFactsOf, type ClientColumns } from './client-columns.js';
 
 /** An event to write: the user's, of a kind, at a time (ms), from a described client. */
 export interface NewActivityEvent {
@@ -71,17 +72,12 @@ function newEventId(): string {
   return id;
 }
 
-interface Row {
+interface Row extends ClientColumns {
   id: string;
   user_id: string;
   kind: ActivityEventKind;
   detail: string | null;
   at: number;
-  browser: string | null;
-  os: string | null;
-  device_type: DeviceType | null;
-  country: string | null;
-  address: string | null;
 }
 
 const COLUMNS = 'id, user_id, kind, detail, at, browser, os, device_type, country, address';
@@ -93,11 +89,7 @@ function toRecord(row: Row): ActivityEventRecord {
     kind: row.kind,
     detail: row.detail,
     at: Number(row.at),
-    browser: row.browser,
-    os: row.os,
-    deviceType: row.device_type,
-    country: row.country,
-    address: row.address,
+    ...clientFactsOf(row),
   };
 }
 

@@ -10,6 +10,7 @@ import type { DeviceType } from 'shared-auth/contract';
 import type { Sql } from '../db/sql.js';
 import { newAccountSessionId } from './account-sessions.js';
 import { hashedId } from './provider.js';
+import { clientFactsOf, type ClientColumns } from './client-columns.js';
 
 /** A sign-in's row to write: the sign-in's key (clear; kept hashed) and its described client. */
 export interface NewOrgSession {
@@ -58,15 +59,10 @@ export interface OrgSessionStore {
   prune(seenBefore: number): Promise<number>;
 }
 
-interface Row {
+interface Row extends ClientColumns {
   id: string;
   user_id: string;
   sign_in: string;
-  browser: string | null;
-  os: string | null;
-  device_type: DeviceType | null;
-  country: string | null;
-  address: string | null;
   signed_in_at: number | string;
   last_seen_at: number | string;
   ended_at: number | string | null;
@@ -77,11 +73,7 @@ function fromRow(row: Row): OrgSessionRecord {
     id: row.id,
     userId: row.user_id,
     signInHash: row.sign_in,
-    browser: row.browser,
-    os: row.os,
-    deviceType: row.device_type,
-    country: row.country,
-    address: row.address,
+    ...clientFactsOf(row),
     signedInAt: Number(row.signed_in_at),
     lastSeenAt: Number(row.last_seen_at),
     endedAt: row.ended_at === null ? null : Number(row.ended_at),
