@@ -1,9 +1,11 @@
 /**
  * Releases on two instances over one PostgreSQL database (project postgres only): a release made on one is what the
  * other resolves, and a burst of failure reports spread over both instances rolls the canary back exactly once,
- * with exactly one `auto-rollback` event by `system`.
+ * with exactly one `auto-rollback` event by `system`; two teams' parallel publishes of one version with different
+ * files on both instances: one is acknowledged, the other refused, and what is stored is the acknowledged one.
  */
 import { describe, expect, it } from 'vitest';
+import { API_ERROR_CODES } from 'shared-auth/contract';
 import { appForBlock, startAppPair } from '../helpers.js';
 
 const INTEGRITY = `sha384-${'Q'.repeat(64)}`;
@@ -64,5 +66,33 @@ describe('releases on two instances over one PostgreSQL database', () => {
       channel: 'stable',
       version: '1.0.0',
     });
+  });
+
+  it('acknowledges exactly one of two parallel publishes of a version with different files, and keeps that one', async () => {
+    const remote = `remote_race_${Date.now()}`;
+    const publishOn = (instance: typeof pair.a, letter: string) =>
+      instance.app.releases
+        .publish(
+          remote,
+          {
+            version: '1.0.0',
+            entry: `https://cdn.example.com/${letter}/remoteEntry.js`,
+            integrity: `sha384-${letter.repeat(64)}`,
+            buildId: letter,
+          },
+          `Team ${letter}`,
+        )
+        .then(
+          () => ({ letter, ok: true as const }),
+          (error: unknown) => ({ letter, ok: false as const, code: (error as { code?: string }).code }),
+        );
+    const outcomes = await Promise.all([publishOn(pair.a, 'A'), publishOn(pair.b, 'B')]);
+    const acknowledged = outcomes.filter((outcome) => outcome.ok);
+    expect(acknowledged).toHaveLength(1);
+    expect(outcomes.find((outcome) => !outcome.ok)).toMatchObject({ code: API_ERROR_CODES.versionExists });
+    const stored = await pair.a.app.storage.releases.version(remote, '1.0.0');
+    expect(stored?.buildId).toBe(acknowledged[0]?.letter);
+    const events = (await pair.b.app.releases.status(remote)).events;
+    expect(events.filter((event) => event.action === 'publish')).toHaveLength(1);
   });
 });
