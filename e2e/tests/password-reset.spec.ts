@@ -66,6 +66,8 @@ test('forgot password: the same answer for any email; the link works once, sets 
     await expect(signedIn.getByRole('table')).toContainText(user.email);
 
     await page.goto('/profile');
+    // The shell redirects to the provider: check the page that the redirect lands on, not the one it leaves.
+    await expect(page.getByRole('link', { name: 'Forgot password?' })).toBeVisible();
     await expectNoSeriousViolations(page, 'the provider sign-in page with "Forgot password?"');
     // Nobody uses this address: the same page.
     await askForLink(page, `nobody-${Date.now()}@example.org`);
