@@ -29,7 +29,7 @@ export async function signedInContext(browser, portal, account) {
   await page.goto(`${portal}/profile`);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('table').getByText(account.familyName).waitFor();
   await page.close();
   return context;
