@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Singletons every app shares. An app shares only those it depends on itself.
@@ -17,6 +18,7 @@ const SINGLETONS = [
   'shared-auth',
   'shared-ui',
   'shared-ui/forms',
+  'shared-ui/menus',
   'shared-router',
 ];
 
@@ -69,6 +71,30 @@ function sharedConfig(appDir, appRequire) {
   }
   return shared;
 }
+
+/** Packages whose modules have no side effects at import, though their package.json does not say so. */
+const SIDE_EFFECT_FREE_PACKAGES =
+  /[\\/]node_modules[\\/](@rc-component[\\/][^\\/]+|@ant-design[\\/](colors|cssinjs|cssinjs-utils|fast-color))[\\/]/;
+
+/**
+ * antd modules behind features the portal leaves out (shared-ui/src/AntdFeatureLeftOut.js says which), each where
+ * `importedFrom` imports it: Typography's editing and tooltips, Modal's loading skeleton. They replace nothing
+ * elsewhere: the forms' Tooltip (Form.Item's `tooltip`) is antd's own.
+ */
+const ANTD_LEFT_OUT = [
+  {
+    module: /[\\/]antd[\\/]es[\\/]typography[\\/]Editable\.js$/,
+    importedFrom: /[\\/]antd[\\/]es[\\/]typography[\\/]/,
+  },
+  {
+    module: /[\\/]antd[\\/]es[\\/]tooltip[\\/]index\.js$/,
+    importedFrom: /[\\/]antd[\\/]es[\\/]typography[\\/]/,
+  },
+  { module: /[\\/]antd[\\/]es[\\/]skeleton[\\/]index\.js$/, importedFrom: /[\\/]antd[\\/]es[\\/]modal[\\/]/ },
+];
+const ANTD_FEATURE_LEFT_OUT = fileURLToPath(
+  new URL('./shared-ui/src/AntdFeatureLeftOut.js', import.meta.url),
+);
 
 // webpack-subresource-integrity is the root's devDependency (one pinned copy for every app).
 const rootRequire = createRequire(import.meta.url);
@@ -190,6 +216,10 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
             },
           },
           { test: /\.(png|svg|jpg|gif|woff2?)$/, type: 'asset/resource' },
+          // antd's own packages say nothing about side effects, so webpack keeps every module an index imports:
+          // antd's ConfigProvider imports one provider from @rc-component/form, and with it came the whole form
+          // engine (useForm, Field, async-validator) into the first page. Their modules only define things.
+          { test: SIDE_EFFECT_FREE_PACKAGES, sideEffects: false },
         ],
       },
       plugins: [
@@ -198,6 +228,24 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
           __APP_NAME__: JSON.stringify(name),
           __APP_VERSION__: JSON.stringify(version),
           __BUILD_ID__: JSON.stringify(buildId),
+        }),
+        // The antd features the portal leaves out (ANTD_LEFT_OUT) get the module that refuses them.
+        new webpack.NormalModuleReplacementPlugin(/[\\/]antd[\\/]es[\\/]/, (resolveData) => {
+          const { resource } = resolveData.createData ?? {};
+          const issuer = resolveData.contextInfo.issuer;
+          if (
+            resource &&
+            ANTD_LEFT_OUT.some(
+              ({ module, importedFrom }) => module.test(resource) && importedFrom.test(issuer),
+            )
+          )
+            // A module of its own (webpack tells modules apart by request): the same antd module imported from
+            // anywhere else (Menu's Tooltip) stays antd's.
+            Object.assign(resolveData.createData, {
+              resource: ANTD_FEATURE_LEFT_OUT,
+              request: ANTD_FEATURE_LEFT_OUT,
+              userRequest: ANTD_FEATURE_LEFT_OUT,
+            });
         }),
         new ModuleFederationPlugin({
           name: containerName,
@@ -239,7 +287,9 @@ export function createWebpackConfig({ appDir, name, role, exposes = {}, devPort,
       ],
       optimization: {
         minimize: production,
-        minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: false })],
+        // Licence comments go to a `<chunk>.LICENSE.txt` beside each chunk (kept with the build, not downloaded):
+        // okta-auth-js alone carried one per module, 1.4 kB gzip of the first page.
+        minimizer: [new TerserPlugin({ minify: TerserPlugin.swcMinify, extractComments: true })],
       },
       performance: { hints: false },
       devServer: {

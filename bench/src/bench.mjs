@@ -13,10 +13,13 @@ import { measurePageTimings } from './page-timings.mjs';
 import { PORTAL, ROOT, startPortal } from './portal.mjs';
 import { formatRemoteBytes, measureEmbeddedBytes, measureRemoteBytes } from './remote-bytes.mjs';
 import { formatSignInActivity, measureSignInActivity } from './sign-in-activity.mjs';
+import { formatLogoutDelay, measureLogoutDelay } from './logout-delay.mjs';
+import { formatReleaseTimings, measureReleaseTimings, releaseCodeBytes } from './release-timings.mjs';
 
 const ALICE = { email: 'alice@example.com', password: 'Wonderland-42', familyName: 'Liddell' };
-const GOAL_BYTES = 375_000;
-const GUARD_RAIL_BYTES = 450_000;
+// The issue's goal, and CI's guard rail (e2e/tests/budget.spec.ts): the last measured figure (316.7 kB) + 5 %.
+const GOAL_BYTES = 300_000;
+const GUARD_RAIL_BYTES = 333_000;
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
 const args = new Set(process.argv.slice(2));

@@ -63,10 +63,16 @@ function packageOf(source) {
   const normalized = source.replace(/\\/g, '/');
   const inModules = normalized.match(/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/);
   if (inModules) return inModules[1];
-  const workspace = normalized.match(/(?:^|\/)(shell|shared-auth|shared-ui|remote-[a-z]+)\//);
-  if (workspace) return workspace[1];
-  if (normalized.includes('webpack') || normalized.includes('[') || normalized === '<unmapped>')
+  // webpack's own runtime modules are named after the app (`webpack://shell/webpack/runtime/…`): glue, not the app.
+  if (normalized.includes('/webpack/') || normalized.includes('[') || normalized === '<unmapped>')
     return '(webpack and MF runtime glue)';
+  // The last workspace folder named: a shared package bundled by an app is `webpack://shell/shared-auth/…`, and
+  // a remote's own sources are under its container name (`webpack://remote_profile/src/…`).
+  const workspaces = [
+    ...normalized.matchAll(/(?:^|\/)(shell|shared-[a-z]+|mount-runtime|remote[-_][a-z]+)(?=\/)/g),
+  ];
+  const workspace = workspaces.at(-1);
+  if (workspace) return workspace[1].replace('_', '-');
   return '(other)';
 }
 

@@ -2,8 +2,9 @@ import { gzipSync } from 'node:zlib';
 import { expect, test, type Page, type Response } from '@playwright/test';
 import { signInNewUser } from '../support/sign-in.js';
 
-// The first page's guard rail (issue goal: ≤ 375 kB; `pnpm bench` prints the distance and the breakdown).
-const FIRST_PAGE_GUARD_RAIL = 450_000;
+// The first page's guard rail: the last measured figure (316.7 kB) + 5 % (issue goal: ≤ 300 kB; `pnpm bench`
+// prints the distance and the breakdown).
+const FIRST_PAGE_GUARD_RAIL = 333_000;
 // What each further remote may add, its own code, when loaded into the shell.
 const FURTHER_REMOTE_BUDGET = 40_000;
 

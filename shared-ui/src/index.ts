@@ -1,20 +1,10 @@
 // The antd components the portal uses, re-exported once. This package is a Module Federation singleton, so
 // antd is bundled once, tree-shaken to this list, and every remote gets the shell's copy and theme.
 // A team that needs another component adds it here (see README: "Adding a UI component"). Form controls are in
-// './forms.ts' ('shared-ui/forms'), which loads only when a form is first shown.
-export {
-  Alert,
-  App,
-  Button,
-  Descriptions,
-  Dropdown,
-  Flex,
-  Layout,
-  Modal,
-  Space,
-  Tag,
-  Typography,
-} from 'antd';
+// './forms.ts' ('shared-ui/forms'), which loads only when a form is first shown; Dropdown is in './menus.ts'
+// ('shared-ui/menus'), which the shell loads after the first page.
+export { Alert, App, Button, Descriptions, Flex, Layout, Space, Tag } from 'antd';
+export { Modal, Typography } from './leftOutFeatures.js';
 export type { DescriptionsProps, MenuProps, QRCodeProps } from 'antd';
 export {
   CheckCircleFilled,

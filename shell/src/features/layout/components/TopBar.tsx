@@ -1,16 +1,8 @@
 import { useRef, type ReactNode } from 'react';
-import { useNavigate } from 'shared-router';
-import {
-  Button,
-  DownOutlined,
-  Dropdown,
-  Layout,
-  LogoutOutlined,
-  Space,
-  UserOutlined,
-  type MenuProps,
-} from 'shared-ui';
+import { Button, Layout, Space } from 'shared-ui';
 import type { PortalPage } from '../../../config/pages.js';
+import { useUserMenu } from '../hooks/useUserMenu.js';
+import { UserMenuButton } from './UserMenuButton.js';
 
 interface TopBarProps {
   headerLinks: Record<string, string>;
@@ -28,11 +20,6 @@ interface TopBarProps {
   menuToggle?: ReactNode;
 }
 
-const LOGOUT_KEY = 'logout';
-const ABOUT_KEY = 'about';
-/** Above antd's notifications (zIndexPopupBase 1000 + 1000 + 50). */
-const MENU_Z_INDEX = 2100;
-
 export function TopBar({
   headerLinks,
   userName,
@@ -43,25 +30,8 @@ export function TopBar({
   narrow = false,
   menuToggle,
 }: TopBarProps) {
-  const navigate = useNavigate();
-  const menuButton = useRef<HTMLButtonElement>(null);
-  const items: MenuProps['items'] = [
-    ...pages.map((page) => ({ key: page.path, label: page.label })),
-    { type: 'divider' as const },
-    ...(onAbout ? [{ key: ABOUT_KEY, label: 'About' }] : []),
-    { key: LOGOUT_KEY, label: 'Logout', icon: <LogoutOutlined /> },
-  ];
-  const onMenuClick: MenuProps['onClick'] = ({ key }) => {
-    if (key === LOGOUT_KEY) onLogout();
-    else if (key === ABOUT_KEY) onAbout?.();
-    else void navigate(key);
-  };
-  // Escape closes the menu but left the focus on its hidden entry (lost to the page): back to the button.
-  // rc-dropdown has code for this that did not take effect here (seen in Chromium and in jsdom).
-  const onMenuKeyDown: MenuProps['onKeyDown'] = (event) => {
-    if (event.key === 'Escape') menuButton.current?.focus();
-  };
-
+  const placeholder = useRef<HTMLButtonElement>(null);
+  const { menu, placeholderHandlers } = useUserMenu(placeholder);
   return (
     <Layout.Header
       style={{
@@ -90,30 +60,20 @@ export function TopBar({
           </Space>
         </nav>
       )}
-      {/* autoFocus: opened from the keyboard, the menu takes the focus, so the arrow keys move through it.
-          The open menu stands in front of the toasts (antd's notification layer is 2050), which start below the
-          header but on the menu's side: a toast never takes the click meant for Logout. */}
-      <Dropdown
-        menu={{ items, onClick: onMenuClick, onKeyDown: onMenuKeyDown }}
-        trigger={['click']}
-        autoFocus
-        styles={{ root: { zIndex: MENU_Z_INDEX } }}
-      >
-        {/* A long name gives way (ellipsis) rather than push the bar wider than the screen; the button's name keeps
-            it whole. */}
-        <Button
-          ref={menuButton}
-          type="text"
-          style={{ color: '#fff', minWidth: 0, ...(narrow ? { height: 44, paddingInline: 8 } : {}) }}
-          aria-label={`User menu for ${userName}`}
-        >
-          <UserOutlined />
-          <span style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-            {userName}
-          </span>
-          <DownOutlined />
-        </Button>
-      </Dropdown>
+      {/* The menu (antd's Dropdown and Menu) loads after the first page; until then, the same button. */}
+      {menu ? (
+        <menu.UserMenu
+          userName={userName}
+          pages={pages}
+          onLogout={onLogout}
+          onAbout={onAbout}
+          narrow={narrow}
+          openOnMount={menu.open}
+          focusOnMount={menu.focus}
+        />
+      ) : (
+        <UserMenuButton ref={placeholder} userName={userName} narrow={narrow} {...placeholderHandlers} />
+      )}
       {/* Last in the bar: the menu it opens comes right after the header, next in the Tab order. */}
       {narrow ? menuToggle : null}
     </Layout.Header>

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { Spin } from 'shared-ui';
 import { PageMessage } from '../../../components/PageMessage.js';
+import { afterFirstPage, firstPageShown } from '../../../lib/afterFirstPage.js';
 import {
   activeVersionOf,
   loadPageModule,
@@ -58,25 +59,23 @@ function useRemoteModule(remote: PortalPage['remote'], enabled: boolean, load: R
   return { result, attempt, retry: () => setAttempt((count) => count + 1) };
 }
 
-let formsRequested = false;
-
 /**
  * The form controls ('shared-ui/forms') are on no first page: fetch them once a page is in, while the user reads
  * it. Importing them here also makes the shell their provider, so every remote's forms use the shell's antd and
  * theme instead of a copy of their own.
  */
-function prefetchFormControls(): void {
-  if (formsRequested) return;
-  formsRequested = true;
-  const idle = window.requestIdleCallback ?? ((callback: () => void) => window.setTimeout(callback, 200));
-  idle(() => void import('shared-ui/forms'));
-}
+afterFirstPage(() => void import('shared-ui/forms'));
 
 /** One remote's page, loaded at runtime. Every failure stays inside this route, with a Retry. */
 export function RemotePage({ page, load = loadPageModule }: RemotePageProps) {
   const remotes = useRemotes();
   const available = remotes.status === 'ready' && remotes.available.has(page.remote);
   const { result, attempt, retry } = useRemoteModule(page.remote, available, load);
+  // After the commit that shows the page: what waits for the first page may load now.
+  const loaded = result.status === 'loaded';
+  useEffect(() => {
+    if (loaded) firstPageShown();
+  }, [loaded]);
 
   if (remotes.status === 'loading' || remotes.status === 'awaiting-holder')
     return <PageLoading label={page.label} />;
@@ -97,7 +96,6 @@ export function RemotePage({ page, load = loadPageModule }: RemotePageProps) {
   if (result.status === 'loading') return <PageLoading label={page.label} />;
   if (result.status === 'failed')
     return <RemoteLoadFailed label={page.label} onRetry={retry} error={result.error} />;
-  prefetchFormControls();
   const { Page } = result;
   const version = activeVersionOf(page.remote);
   // The release this page runs, for the team (the page's own root says its build in data-build); no layout box.
