@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CLUSTER_ORIGIN } from './support/cluster-ports.js';
 import { OKTA_PORTAL_ORIGIN } from './support/okta-ports.js';
-import { E2E_DATA_DIR, TEST_HOST_PORTS } from './support/paths.js';
+import { E2E_DATA_DIR, RELEASES_PORTAL_PORT, TEST_HOST_PORTS } from './support/paths.js';
 import { STARTUP_TIMEOUT_MS } from './support/server-processes.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -138,6 +138,11 @@ export default defineConfig({
           SIGN_IN_POSTS_PER_MINUTE: '1000',
           // The default trusted origins, plus the ports where tests start remote hosts of their own.
           TRUSTED_ORIGINS: [3001, 3002, 3003, 3004, 3100, ...TEST_HOST_PORTS]
+            .map((port) => `http://localhost:${port}`)
+            .join(','),
+          // The remote hosts of `pnpm start` serve the portal and the examples page, and the releases test's own
+          // portal, which loads the same remotes (tests/releases.spec.ts).
+          STATIC_ALLOWED_ORIGINS: [3000, 3100, RELEASES_PORTAL_PORT]
             .map((port) => `http://localhost:${port}`)
             .join(','),
         },

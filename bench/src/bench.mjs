@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // pnpm bench: builds (timed), starts the portal on a fresh data folder, and prints the figures the issues ask for.
-// Flags: --no-build uses the last build; --no-api, --no-backends and --no-sign-in-activity skip those parts. Results
-// also go to data/bench/results.json. One part alone: `node bench/src/sign-in-activity.mjs` (after a build).
+// Flags: --no-build uses the last build; --no-api, --no-backends, --no-releases, --no-logout-delay and
+// --no-sign-in-activity skip those parts. Results also go to data/bench/results.json. One part alone:
+// `node bench/src/sign-in-activity.mjs` (after a build).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -56,6 +57,13 @@ try {
     });
   if (remotes.remotes.remote_password) results.pageTimings = await measurePageTimings(context, PORTAL, ALICE);
   const tokens = await accessTokenOf(context);
+  if (!args.has('--no-releases')) {
+    results.releaseTimings = await measureReleaseTimings(context, PORTAL, portal.dataDir, {
+      ...ALICE,
+      sub: tokens.sub,
+    });
+    results.releaseCodeBytes = await releaseCodeBytes(results.firstPage.files);
+  }
   await context.close();
   if (!args.has('--no-api')) results.api = await measureApiThroughput(PORTAL, tokens);
 } finally {
@@ -147,17 +155,10 @@ if (results.pageTimings) {
   console.log('\nPage timings: skipped (remote_password is not in remotes.json)');
 }
 
-if (results.api) {
-  const { baseline, authenticated, ratio, connections, durationSeconds } = results.api;
-  const line = (label, r) =>
-    `  ${label.padEnd(44)} ${String(r.requestsPerSecond).padStart(7)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  non-2xx ${r.non2xx}`;
-  console.log(`\nAPI throughput (autocannon, ${connections} connections, ${durationSeconds} s each)`);
-  console.log(line('bare Fastify route (baseline)', baseline));
-  console.log(line('GET /api/profile/{sub}/isfederated (bearer)', authenticated));
-  console.log(
-    `  ratio ${ratio.toFixed(2)} (goal ≥ 0.7: ${ratio >= 0.7 ? 'met' : 'not met'}); p99 ${authenticated.p99Ms} ms (goal ≤ 20 ms: ${authenticated.p99Ms <= 20 ? 'met' : 'not met'})`,
-  );
-}
+if (results.api) console.log(`\n${formatApiThroughput(results.api)}`);
+
+if (results.releaseTimings)
+  console.log(`\n${formatReleaseTimings(results.releaseTimings, results.releaseCodeBytes)}`);
 
 if (results.signInActivity) console.log(`\n${formatSignInActivity(results.signInActivity)}`);
 if (results.signInActivityError)

@@ -27,12 +27,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the portal with `env` added to the defaults; `nodeArgs` go before the script (e.g. `--import`). */
+/**
+ * Starts the portal with `env` added to the defaults; `nodeArgs` go before the script (e.g. `--import`); on `port`
+ * when the test needs a known origin (another host's CORS list names it), else on a free one.
+ */
 export async function startPortal(
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
+  port?: number,
 ): Promise<PortalProcess> {
-  const port = await freePort();
+  port ??= await freePort();
   const origin = `http://localhost:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
   const settings = JSON.parse(

@@ -18,6 +18,8 @@ export class RemoteHost {
   constructor(
     readonly root: string,
     readonly port: number,
+    /** Pages that may load its files with CORS; the static host's default (the suite's portal) when absent. */
+    private readonly allowOrigins?: readonly string[],
   ) {}
 
   get origin(): string {
@@ -27,7 +29,14 @@ export class RemoteHost {
   async start(): Promise<void> {
     const child = spawn(
       process.execPath,
-      [STATIC_HOST_CLI, '--root', this.root, '--port', String(this.port)],
+      [
+        STATIC_HOST_CLI,
+        '--root',
+        this.root,
+        '--port',
+        String(this.port),
+        ...(this.allowOrigins ? ['--allow-origins', this.allowOrigins.join(',')] : []),
+      ],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

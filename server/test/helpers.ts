@@ -140,10 +140,12 @@ export const TEST_TOTP_KEY = '5f'.repeat(32);
 export const TEST_KEY_RING_KEY = '6e'.repeat(32);
 
 /** Two test apps over one database: the same DATA_DIR (SQLite's file; the postgres project's database). */
-export async function startAppPair(): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
+export async function startAppPair(
+  env: Record<string, string> = {},
+): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
   const dataDir = tempDir();
-  const a = await startApp({}, dataDir);
-  const b = await startApp({}, dataDir).catch(async (error: unknown) => {
+  const a = await startApp(env, dataDir);
+  const b = await startApp(env, dataDir).catch(async (error: unknown) => {
     await a.close();
     throw error;
   });

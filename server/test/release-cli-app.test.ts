@@ -8,8 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canaryBucket } from '../src/releases/canary-bucket.js';
 import { runReleaseCli, type ReleaseCliIo } from '../src/release-cli.js';
 import { startApp, tempDir, type TestApp } from './helpers.js';
+import { newUser, signInSession } from './security-helpers.js';
 
 /** A run that did what it was asked: exit 0, nothing on stderr. */
 const DONE = { code: 0, err: '' };
@@ -53,7 +55,12 @@ async function release(argv: string[], key = profileKey) {
 }
 
 beforeAll(async () => {
-  running = await startApp();
+  // The automatic rollback's holders (twenty) sign in from the one test address.
+  running = await startApp({
+    AUTHORIZE_RATE_LIMIT: '10000',
+    TOKEN_RATE_LIMIT: '10000',
+    SIGN_IN_POSTS_PER_MINUTE: '10000',
+  });
   await running.app.listen({ port: 0, host: 'localhost' });
   portalUrl = `http://localhost:${(running.app.server.address() as AddressInfo).port}`;
   cdn = createServer((request, response) => {
@@ -168,12 +175,17 @@ describe('pnpm release against the app', () => {
         build.entryUrl,
       ]),
     ).toMatchObject(DONE);
-    expect(await release(['canary', 'remote_profile', '3.0.0', '--percent', '10'])).toMatchObject(DONE);
-    for (let report = 0; report < 20; report += 1) {
+    expect(await release(['canary', 'remote_profile', '3.0.0', '--percent', '99'])).toMatchObject(DONE);
+    // Only signed-in holders of the canary's bucket vote on it: twenty of them meet the failure.
+    let holders = 0;
+    while (holders < 20) {
+      const holder = await signInSession(running.app, await newUser(running.app));
+      if (canaryBucket(holder.user.id, 'remote_profile') >= 99) continue;
+      holders += 1;
       const response = await running.app.inject({
         method: 'POST',
         url: '/api/v1/remote-loads',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${holder.token}` },
         payload: { remote: 'remote_profile', version: '3.0.0', outcome: 'failed', kind: 'render' },
       });
       expect(response.statusCode).toBe(204);

@@ -4,7 +4,10 @@
  * promote / rollback with their audit, `/remotes.json` resolved (anonymous gets stable, a holder's canary bucket is
  * fixed, an invalid token is anonymous, a remote without a release falls back to the remotes file), the page's CSP
  * allowing every live origin, the load reports' per-address limit under a burst with the counts bounded, and the
- * automatic rollback's threshold (19 loads never; 20 with 1 failure at 5 %).
+ * automatic rollback as the attacker meets it: anonymous reports (however many, from however many addresses) never
+ * move a canary; a holder's reports count once per version; a holder outside the canary's bucket, or a report of a
+ * version that is not the live canary, never votes; a token of an ended session is refused. Then the threshold over
+ * distinct holders (19 never; 20 with 1 failing at 5 %), and the per-holder limit.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -18,9 +21,14 @@ import {
 import { describe, expect, it } from 'vitest';
 import { canaryBucket } from '../src/releases/canary-bucket.js';
 import { entryRuleOf, Releases } from '../src/releases/releases.js';
-import { ALICE, appForBlock, startApp, subOf, tokensFor } from './helpers.js';
+import { HOLDER_LOAD_REPORTS_PER_MINUTE } from '../src/routes/api/remote-loads/index.js';
+import { ALICE, appForBlock, providerSignOut, startApp, subOf, tokensFor } from './helpers.js';
+import { newUser, signInSession } from './security-helpers.js';
 
-const t = appForBlock(() => startApp());
+// Many holders sign in from the one test address.
+const t = appForBlock(() =>
+  startApp({ AUTHORIZE_RATE_LIMIT: '10000', TOKEN_RATE_LIMIT: '10000', SIGN_IN_POSTS_PER_MINUTE: '10000' }),
+);
 
 const INTEGRITY = (letter: string) => `sha384-${letter.repeat(64)}`;
 const CDN = 'https://cdn.example.com';
@@ -440,53 +448,186 @@ describe('POST /api/v1/remote-loads', () => {
     expect(Number(versionsAfter?.n)).toBe(Number(versionsBefore?.n));
   });
 
-  it('rolls a canary back automatically at the threshold: 19 failed loads never, 20 loads with 1 failure (5 %) yes, once', async () => {
+  it('refuses a report whose bearer the API would refuse (401): an ended session, a forged or a garbled token', async () => {
+    const remote = await canaryRemote(99);
+    const holder = await signInSession(t.app, await newUser(t.app));
+    const failed = { remote, version: '2.0.0', outcome: 'failed', kind: 'render' };
+    expect((await report(failed, { token: holder.token })).status).toBe(204);
+    expect(await t.app.storage.releases.version(remote, '2.0.0')).toMatchObject({ loads: 1, failures: 1 });
+    await providerSignOut(t.app, holder);
+    for (const token of [holder.token, `${holder.token.slice(0, -4)}AAAA`, 'not-a-jwt']) {
+      const answer = await report(failed, { token });
+      expect(answer.status).toBe(401);
+      expect(answer.body).toMatchObject({ code: 'unauthorized' });
+    }
+    // Nothing of theirs was counted after the sign-out.
+    expect(await t.app.storage.releases.version(remote, '2.0.0')).toMatchObject({ loads: 1, failures: 1 });
+  });
+});
+
+describe('the automatic rollback, as the attacker meets it', () => {
+  it('never rolls a canary back on anonymous reports: 200 failures from 200 addresses are statistics only', async () => {
+    const remote = await canaryRemote(50);
+    const failed = { remote, version: '2.0.0', outcome: 'failed', kind: 'network' };
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, index) =>
+        report(failed, { remoteAddress: `10.${Math.floor(index / 250)}.${index % 250}.9` }),
+      ),
+    );
+    expect(answers.every((answer) => answer.status === 204)).toBe(true);
+    const status = await statusOf(remote);
+    expect(status.canary).toEqual({ version: '2.0.0', percent: 50 });
+    expect(status.versions.find((version) => version.version === '2.0.0')).toMatchObject({
+      loads: 200,
+      failures: 200,
+    });
+    expect(status.events.map((event) => event.action)).not.toContain('auto-rollback');
+    expect(await t.app.storage.releaseVotes.tally(remote, '2.0.0')).toEqual({ holders: 0, failedHolders: 0 });
+  });
+
+  it('counts one holder once however often they report, and limits them per account, not per network', async () => {
+    const remote = await canaryRemote(99);
+    const [holder] = await holdersIn(remote, 99, 1, { fresh: true });
+    const failed = { remote, version: '2.0.0', outcome: 'failed', kind: 'render' };
+    const answers = [];
+    // Each from another address: changing networks does not reset a holder's limit.
+    for (let index = 0; index < 50; index += 1) {
+      answers.push(await report(failed, { token: holder?.token, remoteAddress: `172.16.${index}.1` }));
+    }
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 204)).toHaveLength(HOLDER_LOAD_REPORTS_PER_MINUTE);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(50 - HOLDER_LOAD_REPORTS_PER_MINUTE);
+    expect(await t.app.storage.releaseVotes.tally(remote, '2.0.0')).toEqual({ holders: 1, failedHolders: 1 });
+    expect((await statusOf(remote)).canary).not.toBeNull();
+    // The holder's reports took nothing from their network's anonymous allowance.
+    expect((await report(failed, { remoteAddress: '172.16.49.1' })).status).toBe(204);
+  });
+
+  it('takes no vote from a holder outside the canary’s bucket, nor on a version that is not the live canary', async () => {
     const remote = freshRemote();
-    const key = await keyFor(remote);
-    await send(t.app, 'POST', releasePath(remote, 'versions'), { key, body: publishBody('1.0.0') });
-    await send(t.app, 'POST', releasePath(remote, 'versions'), {
-      key,
-      body: publishBody('2.0.0', OTHER_CDN, 'B'),
-    });
-    await send(t.app, 'POST', releasePath(remote, 'promote'), { key, body: { version: '1.0.0' } });
-    await send(t.app, 'POST', releasePath(remote, 'canary'), {
-      key,
-      body: { version: '2.0.0', percent: 50 },
-    });
+    await releaseWithCanary(remote, 1);
+    const outside = await holderOutside(remote);
+    // Their bucket is at least the percentage: the canary at their bucket still leaves them out.
+    await t.app.releases.canary(
+      remote,
+      { version: '2.0.0', percent: canaryBucket(outside.sub, remote) },
+      'Team',
+    );
+    const failed = { remote, version: '2.0.0', outcome: 'failed', kind: 'render' };
+    expect((await report(failed, { token: outside.token })).status).toBe(204);
+    expect(await t.app.storage.releaseVotes.tally(remote, '2.0.0')).toEqual({ holders: 0, failedHolders: 0 });
+
+    // A holder of the bucket reporting the stable version, or a version after the canary ended, does not vote.
+    const [inside] = await holdersIn(remote, 99, 1);
+    await t.app.releases.canary(remote, { version: '2.0.0', percent: 99 }, 'Team');
+    await report({ remote, version: '1.0.0', outcome: 'failed', kind: 'render' }, { token: inside?.token });
+    expect(await t.app.storage.releaseVotes.tally(remote, '1.0.0')).toEqual({ holders: 0, failedHolders: 0 });
+    await t.app.releases.rollback(remote, 'Team');
+    await report(failed, { token: inside?.token });
+    expect(await t.app.storage.releaseVotes.tally(remote, '2.0.0')).toEqual({ holders: 0, failedHolders: 0 });
+    // Both still count in the versions' statistics.
+    const versions = (await statusOf(remote)).versions;
+    expect(versions.find((version) => version.version === '1.0.0')).toMatchObject({ loads: 1, failures: 1 });
+    expect(versions.find((version) => version.version === '2.0.0')).toMatchObject({ loads: 2, failures: 2 });
+  });
+
+  it('rolls back on distinct holders: 19 failing never; 20 with 1 failing (5 %) once, whatever anonymous pages say', async () => {
+    const remote = await canaryRemote(99);
+    const holders = await holdersIn(remote, 99, 21);
     const failed = { remote, version: '2.0.0', outcome: 'failed', kind: 'render' };
     const loaded = { remote, version: '2.0.0', outcome: 'loaded' };
-    for (let index = 0; index < 19; index += 1) {
-      expect(
-        (await send(t.app, 'POST', '/api/v1/remote-loads', { body: failed, remoteAddress: '192.0.2.10' }))
-          .status,
-      ).toBe(204);
+    for (const holder of holders.slice(0, 19)) {
+      expect((await report(failed, { token: holder.token })).status).toBe(204);
     }
-    expect((await t.app.storage.releases.channel(remote))?.canary).toEqual({ version: '2.0.0', percent: 50 });
+    expect((await statusOf(remote)).canary).not.toBeNull();
 
-    // A new canary run is judged on its own loads.
-    await send(t.app, 'POST', releasePath(remote, 'rollback'), { key });
-    await send(t.app, 'POST', releasePath(remote, 'canary'), {
-      key,
-      body: { version: '2.0.0', percent: 50 },
-    });
-    await send(t.app, 'POST', '/api/v1/remote-loads', { body: failed, remoteAddress: '192.0.2.11' });
-    for (let index = 0; index < 18; index += 1) {
-      await send(t.app, 'POST', '/api/v1/remote-loads', { body: loaded, remoteAddress: '192.0.2.11' });
-    }
-    expect((await t.app.storage.releases.channel(remote))?.canary).not.toBeNull();
-    await send(t.app, 'POST', '/api/v1/remote-loads', { body: loaded, remoteAddress: '192.0.2.11' });
-    expect((await t.app.storage.releases.channel(remote))?.canary).toBeNull();
-    await send(t.app, 'POST', '/api/v1/remote-loads', { body: failed, remoteAddress: '192.0.2.11' });
+    // A new canary run is judged on its own holders.
+    await t.app.releases.rollback(remote, 'Team');
+    await t.app.releases.canary(remote, { version: '2.0.0', percent: 99 }, 'Team');
+    expect(await t.app.storage.releaseVotes.tally(remote, '2.0.0')).toEqual({ holders: 0, failedHolders: 0 });
+    // Anonymous 'loaded' reports cannot dilute the holders' failures.
+    await Promise.all(
+      Array.from({ length: 100 }, (_, index) => report(loaded, { remoteAddress: `10.9.${index}.1` })),
+    );
+    await report(failed, { token: holders[0]?.token });
+    for (const holder of holders.slice(1, 19)) await report(loaded, { token: holder.token });
+    expect((await statusOf(remote)).canary).not.toBeNull();
+    await report(loaded, { token: holders[19]?.token });
+    expect((await statusOf(remote)).canary).toBeNull();
+    await report(failed, { token: holders[20]?.token });
 
-    const status = releaseStatusSchema.parse((await send(t.app, 'GET', releasePath(remote), { key })).body);
+    const status = await statusOf(remote);
     expect(status.events.filter((event) => event.action === 'auto-rollback')).toEqual([
       { at: expect.any(String), action: 'auto-rollback', version: '2.0.0', by: 'system' },
     ]);
-    expect(status.versions.find((version) => version.version === '2.0.0')).toMatchObject({
-      loads: 21,
-      failures: 2,
-    });
     // Everyone gets stable again on the next load.
     expect((await resolved()).remotes[remote]).toMatchObject({ channel: 'stable', version: '1.0.0' });
   });
 });
+
+/** Publishes 1.0.0 (stable) and 2.0.0 of `remote` on the file's app; puts 2.0.0 in canary at `percent`. */
+async function releaseWithCanary(remote: string, percent: number): Promise<void> {
+  await t.app.releases.publish(remote, publishBody('1.0.0'), 'Team');
+  await t.app.releases.publish(remote, publishBody('2.0.0', OTHER_CDN, 'B'), 'Team');
+  await t.app.releases.promote(remote, { version: '1.0.0' }, 'Team');
+  await t.app.releases.canary(remote, { version: '2.0.0', percent }, 'Team');
+}
+
+/** A fresh remote with 1.0.0 stable and 2.0.0 in canary at `percent`. */
+async function canaryRemote(percent: number): Promise<string> {
+  const remote = freshRemote();
+  await releaseWithCanary(remote, percent);
+  return remote;
+}
+
+async function statusOf(remote: string): Promise<ReleaseStatus> {
+  return t.app.releases.status(remote);
+}
+
+/** One load report, anonymous or with a holder's bearer token, from `remoteAddress` (a fresh one by default). */
+let addressCount = 0;
+function report(body: unknown, options: { token?: string | undefined; remoteAddress?: string } = {}) {
+  addressCount += 1;
+  return send(t.app, 'POST', '/api/v1/remote-loads', {
+    body,
+    remoteAddress: options.remoteAddress ?? `192.0.2.${addressCount % 250}`,
+    ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+  });
+}
+
+interface Holder {
+  sub: string;
+  token: string;
+}
+
+/** The file's signed-in holders, shared by its tests (each sends a few reports, under the per-holder limit). */
+const pool: Holder[] = [];
+
+async function signedInHolder(): Promise<Holder> {
+  const session = await signInSession(t.app, await newUser(t.app));
+  return { sub: session.user.id, token: session.token };
+}
+
+/** `count` signed-in holders whose bucket for `remote` is under `percent` (from the pool unless `fresh`). */
+async function holdersIn(
+  remote: string,
+  percent: number,
+  count: number,
+  { fresh = false } = {},
+): Promise<Holder[]> {
+  const found = fresh ? [] : pool.filter((holder) => canaryBucket(holder.sub, remote) < percent);
+  while (found.length < count) {
+    const holder = await signedInHolder();
+    if (!fresh) pool.push(holder);
+    if (canaryBucket(holder.sub, remote) < percent) found.push(holder);
+  }
+  return found.slice(0, count);
+}
+
+/** A signed-in holder whose bucket for `remote` is above 0 (so a canary at their bucket leaves them out). */
+async function holderOutside(remote: string): Promise<Holder> {
+  for (;;) {
+    const holder = await signedInHolder();
+    if (canaryBucket(holder.sub, remote) > 0) return holder;
+  }
+}

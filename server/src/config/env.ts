@@ -292,14 +292,17 @@ export const envSchema = z.object({
     .min(10, { error: 'must be between 10 and 100000' })
     .max(100_000, { error: 'must be between 10 and 100000' })
     .default(DEFAULT_SIGN_IN_POSTS_PER_MINUTE),
-  /** Releases (issue 23): the loads a canary needs before its failure rate can roll it back automatically. */
+  /**
+   * Releases (issue 23): the distinct signed-in holders of a canary's bucket who must have reported it before their
+   * share of failures can roll it back automatically (each holder counts once; anonymous reports never count).
+   */
   CANARY_MIN_LOADS: z.coerce
     .number({ error: 'must be a number' })
     .int({ error: 'must be a whole number' })
     .min(1, { error: 'must be between 1 and 1000000' })
     .max(1_000_000, { error: 'must be between 1 and 1000000' })
     .default(20),
-  /** Releases: the share of failed loads (0 to 1) at which a canary with CANARY_MIN_LOADS loads is rolled back. */
+  /** Releases: the share (0 to 1) of a canary's holders who met a failure at which it is rolled back. */
   CANARY_MAX_FAILURE_RATE: z.coerce
     .number({ error: 'must be a number' })
     .gt(0, { error: 'must be a fraction above 0 and at most 1, e.g. 0.05 for 5 %' })

@@ -428,6 +428,36 @@ export const migrations: readonly Migration[] = [
       CREATE UNIQUE INDEX deploy_keys_live_label ON deploy_keys (label) WHERE revoked_at IS NULL;
     `,
   },
+  {
+    // The canary's votes (issue 23, releases/releases.ts): what decides an automatic rollback is one vote per
+    // signed-in holder of the canary's bucket, not the anonymous report counts (anyone can post those).
+    id: '022-release-votes',
+    sqlite: `
+      -- One row per holder (sub: the user id of a valid bearer, in the canary's bucket) who reported a canary run's
+      -- version: loaded = 1 once they reported a load, failed = 1 once they reported a failure. A canary's loads
+      -- are its rows, its failures the rows with failed = 1. Deleted when the version starts a new canary run.
+      CREATE TABLE release_votes (
+        remote    TEXT NOT NULL,
+        version   TEXT NOT NULL,
+        sub       TEXT NOT NULL,
+        loaded    INTEGER NOT NULL DEFAULT 0,
+        failed    INTEGER NOT NULL DEFAULT 0,
+        voted_at  INTEGER NOT NULL,
+        PRIMARY KEY (remote, version, sub)
+      ) STRICT;
+    `,
+    postgres: `
+      CREATE TABLE release_votes (
+        remote    TEXT NOT NULL,
+        version   TEXT NOT NULL,
+        sub       TEXT NOT NULL,
+        loaded    BIGINT NOT NULL DEFAULT 0,
+        failed    BIGINT NOT NULL DEFAULT 0,
+        voted_at  BIGINT NOT NULL,
+        PRIMARY KEY (remote, version, sub)
+      );
+    `,
+  },
 ];
 
 /** Both dialects' lists: the migrations written per dialect, then the one list's. */

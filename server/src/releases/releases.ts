@@ -2,8 +2,11 @@
  * A remote's releases: publish a version, put one in canary for a percentage of holders, promote one to stable (the
  * old stable kept as the fallback), roll back (the canary cleared, else stable back to the previous one), and the
  * status with the last 50 actions. Every action is one transaction with its audit event (who: the deploy key's
- * label). The load reports count per version, and a canary whose failures pass the threshold is cleared by one
- * conditional update, so of any number of instances exactly one rolls it back and logs `auto-rollback`.
+ * label). Every load report counts in its version's loads and failures (what `status` shows); only a signed-in
+ * holder in the canary's bucket votes on the canary, once per version (storage/release-votes.ts), and a canary whose
+ * votes pass the threshold is cleared by one conditional update, so of any number of instances exactly one rolls it
+ * back and logs `auto-rollback`. Anonymous reports never move a canary: anyone can send them, and anonymous pages
+ * never get a canary anyway.
  */
 import {
   API_ERRORS,
@@ -19,6 +22,8 @@ import { isLoopbackHost } from '../config/loopback.js';
 import { refusal } from '../http/errors.js';
 import type { Storage } from '../storage/index.js';
 import type { ReleaseChannel, RollbackThreshold } from '../storage/releases.js';
+import type { VoteTally } from '../storage/release-votes.js';
+import { inCanary } from './canary-bucket.js';
 
 /** The remotes file's rule for an entry (config/index.ts): an https portal takes https entries, off localhost. */
 export function entryRuleOf(publicUrl: string): ((entry: URL) => boolean) | undefined {
@@ -44,10 +49,16 @@ export interface ReleasesDeps {
   onLiveChanged?: () => void;
 }
 
-/** What a report did: counted (a published version), and whether it rolled the canary back. */
+/**
+ * What a report did: counted in its version's statistics (a published version), voted on the live canary (a
+ * signed-in holder of its bucket, the first report of this outcome), and whether it rolled the canary back; with
+ * the canary's tally when it did.
+ */
 export interface ReportOutcome {
   counted: boolean;
+  voted: boolean;
   rolledBack: boolean;
+  tally?: VoteTally;
 }
 
 const NO_CHANNEL: Omit<ReleaseChannel, 'remote'> = { stable: null, previousStable: null, canary: null };
@@ -94,8 +105,11 @@ export class Releases {
         throw refusal(API_ERRORS.conflict, `${remote} ${body.version} is the stable version already`);
       }
       const at = now();
-      // A new canary run is judged on its own loads, not on an earlier run's.
-      if (channel.canary?.version !== body.version) await tx.releases.resetCounts(remote, body.version);
+      // A new canary run is judged on its own loads and holders, not on an earlier run's.
+      if (channel.canary?.version !== body.version) {
+        await tx.releases.resetCounts(remote, body.version);
+        await tx.releaseVotes.clear(remote, body.version);
+      }
       await tx.releases.setChannel(
         remote,
         { ...channel, canary: { version: body.version, percent: body.percent } },
@@ -192,24 +206,33 @@ export class Releases {
   }
 
   /**
-   * Counts one load of a published version; when that version is the remote's canary and its counts pass the
-   * threshold, clears the canary and logs `auto-rollback` by `system`, in the same transaction. A report of an
-   * unpublished version (or of the bootstrap entry, version null) counts nothing.
+   * Counts one report in its published version's loads and failures (a report of an unpublished version, or of the
+   * bootstrap entry, version null, counts nothing). When the version is the remote's canary and `holder` (the
+   * verified user id of the report's bearer; undefined: anonymous) is in its bucket, records their vote; when the
+   * vote moved and the canary's votes pass the threshold, clears the canary and logs `auto-rollback` by `system`,
+   * all in the same transaction.
    */
-  async report(report: RemoteLoadReport): Promise<ReportOutcome> {
-    const { version } = report;
-    if (version === null) return { counted: false, rolledBack: false };
+  async report(report: RemoteLoadReport, holder?: string): Promise<ReportOutcome> {
+    const { version, remote, outcome } = report;
+    const nothing: ReportOutcome = { counted: false, voted: false, rolledBack: false };
+    if (version === null) return nothing;
     const { storage, now, threshold } = this.deps;
-    const outcome = await storage.transaction(async (tx) => {
-      const counted = await tx.releases.countLoad(report.remote, version, report.outcome === 'failed');
-      if (!counted) return { counted, rolledBack: false };
+    const result = await storage.transaction(async (tx): Promise<ReportOutcome> => {
+      if (!(await tx.releases.countLoad(remote, version, outcome === 'failed'))) return nothing;
+      const counted = { ...nothing, counted: true };
+      if (holder === undefined) return counted;
+      const canary = (await tx.releases.channel(remote))?.canary;
+      // Only a holder the resolver gives this canary to can have loaded it: anyone else's word is not evidence.
+      if (canary?.version !== version || !inCanary(holder, remote, canary.percent)) return counted;
       const at = now();
-      const rolledBack = await tx.releases.clearFailingCanary(report.remote, version, threshold, at);
-      if (rolledBack) await this.log(tx, report.remote, 'auto-rollback', version, RELEASE_SYSTEM_ACTOR, at);
-      return { counted, rolledBack };
+      if (!(await tx.releaseVotes.vote({ remote, version, sub: holder, outcome, at }))) return counted;
+      const voted = { ...counted, voted: true };
+      if (!(await tx.releases.clearFailingCanary(remote, version, threshold, at))) return voted;
+      await this.log(tx, remote, 'auto-rollback', version, RELEASE_SYSTEM_ACTOR, at);
+      return { ...voted, rolledBack: true, tally: await tx.releaseVotes.tally(remote, version) };
     });
-    if (outcome.rolledBack) this.deps.onLiveChanged?.();
-    return outcome;
+    if (result.rolledBack) this.deps.onLiveChanged?.();
+    return result;
   }
 
   private async requireVersion(tx: Storage, remote: string, version: string): Promise<void> {

@@ -16,6 +16,7 @@ import type { RecoveryCodeStore } from './recovery-codes.js';
 import type { RequestWindows } from './request-windows.js';
 import type { DeployKeyStore } from './deploy-keys.js';
 import type { ReleaseEventStore } from './release-events.js';
+import type { ReleaseVoteStore } from './release-votes.js';
 import type { ReleaseStore } from './releases.js';
 import type { ThrottleEvents } from './throttle-events.js';
 import type { TokenNotBeforeStore } from './token-not-before.js';
@@ -84,6 +85,8 @@ export interface Storage {
   releases: ReleaseStore;
   /** The releases' audit (releases/). */
   releaseEvents: ReleaseEventStore;
+  /** A canary's votes, one per signed-in holder of its bucket: what the automatic rollback reads (releases/). */
+  releaseVotes: ReleaseVoteStore;
   /** The teams' deploy keys, as hashes (releases/, release-keys-cli.ts). */
   deployKeys: DeployKeyStore;
 }

@@ -1,7 +1,8 @@
 /**
  * Releases (migration 021's `release_versions` and `release_channels`): each remote's published versions with their
- * load counts, and what is live per remote (stable, the stable before it, the canary). The interface and its SQL;
- * the rules (who may publish, when a canary rolls back): releases/.
+ * load counts (every report, anonymous ones too: what `status` shows), and what is live per remote (stable, the
+ * stable before it, the canary). The automatic rollback reads the canary's votes instead (release-votes.ts). The
+ * interface and its SQL; the rules (who may publish, when a canary rolls back): releases/.
  */
 import type { Sql } from '../db/sql.js';
 
@@ -30,7 +31,10 @@ export interface ReleaseChannel {
 /** The new live state of a remote; every field is written. */
 export type ChannelState = Omit<ReleaseChannel, 'remote'>;
 
-/** The automatic rollback's threshold: at least `minLoads` loads, failures / loads at least `maxFailureRate`. */
+/**
+ * The automatic rollback's threshold, over the canary's votes: at least `minLoads` distinct holders reported it,
+ * and the share of them who met a failure is at least `maxFailureRate`.
+ */
 export interface RollbackThreshold {
   minLoads: number;
   maxFailureRate: number;
@@ -54,8 +58,9 @@ export interface ReleaseStore {
   /** Counts one load of a published version (a failure too when `failed`); false when no such version. */
   countLoad(remote: string, version: string, failed: boolean): Promise<boolean>;
   /**
-   * Clears the remote's canary when it is `version` and its counts pass the threshold, in one conditional update:
-   * of concurrent callers (any instance) exactly one gets true.
+   * Clears the remote's canary when it is `version` and its votes (release_votes: distinct holders, and those who
+   * met a failure) pass the threshold, in one conditional update: of concurrent callers (any instance) exactly one
+   * gets true. The per-version counts (anonymous reports among them) play no part.
    */
   clearFailingCanary(
     remote: string,
@@ -206,13 +211,24 @@ export function releaseStore(sql: Sql): ReleaseStore {
       return result.changes > 0;
     },
     async clearFailingCanary(remote, version, threshold, at) {
+      // The votes' tally as a one-row table: EXISTS holds only when it passes the threshold.
       const result = await sql.run(
         `UPDATE release_channels SET canary = NULL, canary_percent = NULL, updated_at = ?
          WHERE remote = ? AND canary = ? AND EXISTS (
-           SELECT 1 FROM release_versions v
-           WHERE v.remote = release_channels.remote AND v.version = release_channels.canary
-             AND v.loads >= ? AND v.failures * ${RATE_SCALE} >= v.loads * ?)`,
-        [at, remote, version, threshold.minLoads, Math.round(threshold.maxFailureRate * RATE_SCALE)],
+           SELECT 1 FROM (
+             SELECT COUNT(*) AS holders, COUNT(CASE WHEN failed = 1 THEN 1 END) AS failed_holders
+             FROM release_votes WHERE remote = ? AND version = ?
+           ) tally
+           WHERE tally.holders >= ? AND tally.failed_holders * ${RATE_SCALE} >= tally.holders * ?)`,
+        [
+          at,
+          remote,
+          version,
+          remote,
+          version,
+          threshold.minLoads,
+          Math.round(threshold.maxFailureRate * RATE_SCALE),
+        ],
       );
       return result.changes > 0;
     },

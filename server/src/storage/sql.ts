@@ -25,6 +25,7 @@ import {
 import { SqlRequestWindows } from './request-windows.js';
 import { deployKeyStore } from './deploy-keys.js';
 import { releaseEventStore } from './release-events.js';
+import { releaseVoteStore } from './release-votes.js';
 import { releaseStore } from './releases.js';
 import { tokenNotBeforeStore } from './token-not-before.js';
 import { SqlWebAuthnChallengeStore } from './webauthn-challenges.js';
@@ -84,6 +85,7 @@ export function storageOver(sql: Sql, sealing: AtRestSealing): Storage {
     preferredMethods: preferredMethodStore(sql),
     releases: releaseStore(sql),
     releaseEvents: releaseEventStore(sql),
+    releaseVotes: releaseVoteStore(sql),
     deployKeys: deployKeyStore(sql),
   };
   return storage;

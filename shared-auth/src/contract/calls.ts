@@ -435,7 +435,10 @@ export const releaseCalls = {
     public: true,
     errors: deployKeyErrors,
   }),
-  /** Answers 204 with no body. */
+  /**
+   * Answers 204 with no body. Anonymous pages report too (public); a holder's page sends its bearer token, which is
+   * then checked as on any signed-in call (so its refusals), and only such a report votes on a canary's rollback.
+   */
   remoteLoadReport: defineCall({
     method: 'POST',
     path: '/api/v1/remote-loads',
@@ -443,7 +446,7 @@ export const releaseCalls = {
     response: z.undefined(),
     public: true,
     okMeansDone: true,
-    errors: [],
+    errors: ['unauthorized', 'upstreamFailed', 'serviceUnavailable'],
   }),
 } as const;
 

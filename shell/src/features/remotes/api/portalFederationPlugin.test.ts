@@ -1,6 +1,7 @@
 import type { ModuleFederation } from '@module-federation/enhanced/runtime';
 import type { ResolvedRemote } from 'shared-auth';
 import { ActiveRemotes } from '../model/activeRemotes.js';
+import { createLoadReporter, type ReportLoad } from './loadReports.js';
 import { createPortalFederationPlugin } from './portalFederationPlugin.js';
 
 const STABLE_INTEGRITY = `sha384-${'s'.repeat(64)}`;
@@ -20,10 +21,9 @@ function release(overrides: Partial<ResolvedRemote> = {}): ResolvedRemote {
   };
 }
 
-function setup(remote: ResolvedRemote) {
+function setup(remote: ResolvedRemote, report: ReportLoad = jest.fn()) {
   const remotes = new ActiveRemotes();
   remotes.set({ remotes: { remote_profile: remote } });
-  const report = jest.fn();
   const classify = jest.fn().mockResolvedValue('integrity');
   const plugin = createPortalFederationPlugin({ remotes, report, classify });
   const origin = { registerRemotes: jest.fn(), loadRemote: jest.fn() };
@@ -126,6 +126,26 @@ describe('the portal MF runtime plugin', () => {
     expect(remotes.loadedRemotes()).toEqual([
       { name: 'remote_profile', active: expect.objectContaining({ buildId: 'b-140' }) },
     ]);
+  });
+
+  it("sends a canary holder's failed load with their token, once, however often the page retries", async () => {
+    const send = jest.fn();
+    const { fail } = setup(
+      release({ channel: 'canary', version: '1.5.0' }),
+      createLoadReporter(send, () => 'eyJ.holder'),
+    );
+    await fail(new Error('canary failed'));
+    await fail(new Error('canary failed again'));
+    expect(send).toHaveBeenCalledTimes(1);
+    const [path, body, token] = send.mock.calls[0] as [string, string, string];
+    expect(path).toBe('/api/v1/remote-loads');
+    expect(JSON.parse(body)).toEqual({
+      remote: 'remote_profile',
+      version: '1.5.0',
+      outcome: 'failed',
+      kind: 'integrity',
+    });
+    expect(token).toBe('eyJ.holder');
   });
 
   it('leaves alone a request for a remote it does not know', async () => {

@@ -1,6 +1,7 @@
 // The shell's Module Federation runtime plugin (issue 23): each remoteEntry.js loads with the integrity the resolved
 // set gives and with CORS; a stable release that fails falls back, in the same page load, to the previous stable;
-// every load's outcome is reported.
+// every load's outcome is reported (loadReports.ts: with the holder's token when signed in, which is what lets a
+// canary holder's failure count toward the canary's automatic rollback).
 import type { ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
 import type { RemoteLoadFailureKind } from 'shared-auth';
 import type { ActiveRemotes } from '../model/activeRemotes.js';
