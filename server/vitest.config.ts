@@ -37,6 +37,7 @@ const UNIT_FILES = [
   'test/sql-in-storage.test.ts',
   'test/static-host.test.ts',
   'test/token-cache.test.ts',
+  'test/session-cache.test.ts',
 ];
 
 /** Files of one engine: the PostgreSQL driver's, and what only a SQLite file has (its lock, its file modes). */

@@ -90,6 +90,15 @@ if (!args.has('--no-backends')) {
     process.exitCode = 1;
   }
 }
+// Two instances on one PostgreSQL: a logout on one, refused by the other (goal ≤ 1 s); CPU per read, cache on/off.
+if (!args.has('--no-logout-delay')) {
+  try {
+    results.logoutDelay = await measureLogoutDelay();
+  } catch (error) {
+    results.logoutDelayError = String(error?.stack ?? error);
+    process.exitCode = 1;
+  }
+}
 
 async function accessTokenOf(context) {
   const state = await context.storageState();
@@ -167,6 +176,9 @@ if (results.signInActivityError)
 if (results.backends) console.log(`\n${formatBackends(results.backends)}`);
 if (results.backendsError)
   console.log(`\nPostgreSQL and multi-instance figures: failed\n${results.backendsError}`);
+if (results.logoutDelay) console.log(`\n${formatLogoutDelay(results.logoutDelay)}`);
+if (results.logoutDelayError)
+  console.log(`\nLogout delay between instances (goal ≤ 1 s): failed\n${results.logoutDelayError}`);
 
 if (results.buildSeconds) console.log(`\nBuild (pnpm build, all apps): ${results.buildSeconds.toFixed(1)} s`);
 const timingsFile = path.join(ROOT, 'data', 'timings', 'test.json');

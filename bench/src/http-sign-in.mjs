@@ -108,6 +108,30 @@ export async function signInOverHttp(origin, account) {
       if (!renewed) throw new Error(`silent renewal refused: ${back.response.status} ${back.url}`);
       session.accessToken = (await exchangeCode(origin, renewed, renewal.verifier)).accessToken;
     },
+    /** okta-auth-js's signOut(): /v1/logout with the ID token, then its self-submitting form (303 once signed out). */
+    async signOut() {
+      const logout = new URL(`${origin}/oauth2/default/v1/logout`);
+      logout.search = new URLSearchParams({
+        id_token_hint: idToken,
+        post_logout_redirect_uri: `${origin}/`,
+      }).toString();
+      // From the portal itself (the logout CSRF guard asks anyone else first).
+      const sameOrigin = { 'sec-fetch-site': 'same-origin', origin };
+      const page = await fetch(logout, { headers: { cookie: jar.header(), ...sameOrigin } });
+      jar.store(page);
+      const html = await page.text();
+      const action = /<form id="op.logoutForm" method="post" action="([^"]+)"/.exec(html)?.[1];
+      if (!action) throw new Error(`expected the logout form, got ${page.status}: ${html.slice(0, 300)}`);
+      const fields = hiddenFields(html);
+      const done = await fetch(new URL(action.replace(/&amp;/g, '&'), origin), {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded', ...sameOrigin },
+        body: new URLSearchParams(fields).toString(),
+      });
+      await done.arrayBuffer();
+      if (done.status !== 303) throw new Error(`sign-out answered ${done.status}`);
+    },
   };
   return session;
 }

@@ -32,8 +32,8 @@ export function freshDataDir(name) {
 
 /**
  * Starts an instance on `port` and resolves once /healthz answers. `name` names its folder under data/bench-backends
- * (its settings file, and its DATA_DIR unless `dataDir` names one that other instances use too). Returns
- * `{ url, pid, stop() }`; stop() ends it with SIGTERM (a graceful shutdown) and waits.
+ * (its settings file, and its DATA_DIR unless `dataDir` names one that other instances use too); `env` adds settings.
+ * Returns `{ url, pid, stop() }`; stop() ends it with SIGTERM (a graceful shutdown) and waits.
  */
 export async function startInstance({
   name,
@@ -42,6 +42,7 @@ export async function startInstance({
   databaseUrl,
   totpKey,
   dataDir,
+  env: extraEnv = {},
 }) {
   const folder = freshDataDir(name);
   dataDir ??= path.join(folder, 'data');
@@ -60,6 +61,7 @@ export async function startInstance({
     LOG_LEVEL: 'warn',
     // The /api flood guard would cap the run: the bench measures the API, not the guard.
     API_RATE_LIMIT: '1000000000',
+    ...extraEnv,
   };
   delete env.DATABASE_URL;
   if (databaseUrl) {

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCalls, apiPaths, pathOf } from 'shared-auth/contract';
+import { accountTag } from '../src/auth/session-changes.js';
 import { issuedBeforeChange } from '../src/auth/token-not-before.js';
 import { SESSION_ENDED_MESSAGE } from '../src/auth/verifier.js';
 import type { TestApp } from './helpers.js';
@@ -204,17 +205,29 @@ describe("the account's access tokens issued before a change", () => {
   });
 });
 
-describe('the "not before" is read from the database on every call', () => {
-  it("refuses at once after another instance's change (its row), with no cache in between", async () => {
+describe('the "not before" is read from the database (kept at most SESSION_CACHE_MS, dropped by any change)', () => {
+  it("refuses at once once another instance's change (its row) is announced, within the bound when it is not", async () => {
     const account = newAccount();
     const other = await token(account, { signedInAgo: 60, issuedAgo: 60 });
     expect((await isFederated(account, other)).status).toBe(200);
-    // What another instance's password change writes, in its own transaction on the shared database.
+    // What another instance's password change writes, in its own transaction on the shared database…
     await t.app.storage.sql.run(
       'INSERT INTO account_token_not_before (account_id, not_before, except_jti) VALUES (?, ?, NULL)',
       [account.id, nowSeconds()],
     );
+    // …and announces once committed (PostgreSQL's NOTIFY, heard by this instance's feed).
+    await t.app.sessionChanges.publish([accountTag(account.id)]);
     expectEnded(await isFederated(account, other));
+    // Unannounced (written behind every instance): refused once this instance's entry is SESSION_CACHE_MS old.
+    const later = await token(account, { signedInAgo: 60, issuedAgo: 0 });
+    expect((await isFederated(account, later)).status).toBe(200);
+    const readAt = performance.now();
+    await t.app.storage.sql.run('UPDATE account_token_not_before SET not_before = ? WHERE account_id = ?', [
+      nowSeconds() + 60,
+      account.id,
+    ]);
+    await expect.poll(async () => (await isFederated(account, later)).status, { interval: 20 }).toBe(401);
+    expect(performance.now() - readAt).toBeLessThan(t.config.SESSION_CACHE_MS + 200);
   });
 
   it('keeps the later mark when a change with an older clock arrives second', async () => {

@@ -4,6 +4,8 @@ import type { User } from '../storage/users.js';
 import type { IdentityBackend } from '../identity/types.js';
 import type { Storage } from '../storage/index.js';
 import { orgSignInOf, SIGN_IN_SEEN_RESOLUTION_MS } from './org-sign-in.js';
+import type { SessionCache } from './session-cache.js';
+import { accountTag, grantTag, tokenTag } from './session-changes.js';
 import { issuedBeforeChange } from './token-not-before.js';
 import type { VerifiedToken } from './verifier.js';
 
@@ -63,8 +65,17 @@ function sessionOf({ userId, claims }: VerifiedToken) {
   return { accountId: userId, sid, gid, jti };
 }
 
-/** Embedded mode: the provider's own sessions and grants. A token without `sid`/`gid`/`jti` has no session. */
-export function providerSessions(storage: Storage): AccountSessions {
+/** What the per-call check of an embedded-mode token reads: its liveness and its user (storage/provider.ts). */
+export type ProviderTokenAccount = Awaited<ReturnType<Storage['provider']['tokenAccount']>>;
+
+/**
+ * Embedded mode: the provider's own sessions and grants. A token without `sid`/`gid`/`jti` has no session.
+ * `cache`: the per-call check's answers for a live session, kept briefly (auth/session-cache.ts).
+ */
+export function providerSessions(
+  storage: Storage,
+  cache?: SessionCache<ProviderTokenAccount>,
+): AccountSessions {
   return {
     async isAlive(token) {
       const session = sessionOf(token);
@@ -74,7 +85,17 @@ export function providerSessions(storage: Storage): AccountSessions {
       const session = sessionOf(token);
       if (!session) return { alive: false, user: await storage.users.findById(token.userId), cached: false };
       // The user row and the liveness check in one statement.
-      return { ...(await storage.provider.tokenAccount(session)), cached: false };
+      const read = () => storage.provider.tokenAccount(session);
+      const account = cache
+        ? await cache.get(
+            `${session.accountId} ${session.jti}`,
+            () => [accountTag(session.accountId), grantTag(session.gid), tokenTag(session.jti)],
+            read,
+            (answer) => answer.alive && answer.user !== undefined,
+          )
+        : await read();
+      // Not `cached` in the Okta sense: an entry is at most SESSION_CACHE_MS old, and dropped by any change.
+      return { ...account, cached: false };
     },
     async signedInAt({ userId, claims }) {
       if (typeof claims.sid !== 'string') return undefined;
@@ -106,6 +127,7 @@ export function orgSessions(
   storage: Pick<Storage, 'tokenNotBefore' | 'orgSessions'>,
   now: () => number,
   clientIds: readonly string[],
+  cache?: SessionCache<boolean>,
 ): AccountSessions {
   const marks = storage.tokenNotBefore;
   /** Whether the token's sign-in was signed out from the Devices list (its ended row outlives its tokens). */
@@ -124,11 +146,22 @@ export function orgSessions(
     const [mark, signedOut] = await Promise.all([marks.get(token.userId), signedOutFromList(token)]);
     return !signedOut && !issuedBeforeChange(token.claims, mark);
   };
+  // The user is the backend's (its own per-instance cache): only the database's answer is kept here, when alive.
+  const aliveNow = (token: VerifiedToken) => {
+    const { jti } = token.claims;
+    if (!cache || typeof jti !== 'string') return alive(token);
+    return cache.get(
+      `${token.userId} ${jti}`,
+      () => [accountTag(token.userId), tokenTag(jti)],
+      () => alive(token),
+      (isAlive) => isAlive,
+    );
+  };
   return {
     isAlive: alive,
     async accountOf(token) {
       // Two primary-key reads (the "not before", the sign-in's row) beside the (usually cached) user: on every call.
-      const [isAlive, caller] = await Promise.all([alive(token), identity.findCaller(token.userId)]);
+      const [isAlive, caller] = await Promise.all([aliveNow(token), identity.findCaller(token.userId)]);
       return { alive: isAlive, ...caller };
     },
     signedInAt: async ({ claims }) =>

@@ -319,6 +319,11 @@ export const envSchema = z.object({
   DATABASE_CONNECT_TIMEOUT_MS: milliseconds(100, 60_000, 2000),
   /** How long one PostgreSQL statement may run before it is cancelled (and the request answered 503). */
   DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(100, 300_000, 5000),
+  /**
+   * How long an instance keeps what the per-call check read of a token (session alive, caller's account) in
+   * memory; changes drop it at once on every instance (auth/session-cache.ts). 0: read on every call.
+   */
+  SESSION_CACHE_MS: milliseconds(0, 60_000, 1000),
   /** Sends email through this SMTP server (smtp://host:port or smtps://user:pass@host:port). */
   SMTP_URL: z
     .string()

@@ -9,6 +9,7 @@ import type { ProviderStore } from '../storage/provider.js';
 import type { Storage } from '../storage/index.js';
 import type { AccountSessions } from '../auth/sessions.js';
 import type { Caller } from '../auth/caller.js';
+import type { SessionChanges } from '../auth/session-changes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +18,8 @@ declare module 'fastify' {
     now: () => number;
     /** Every domain's store (plugins/app/storage.ts). */
     storage: Storage;
+    /** Committed writes that end sessions or change an account (auth/session-changes.ts), from `storage`. */
+    sessionChanges: SessionChanges;
     /** The database under `storage` (SQLite or PostgreSQL): the readiness probe only. */
     database: Database;
     /** KEY_RING_ENCRYPTION_KEY's boxes: the key ring's and the provider records' seal at rest (keys/at-rest.ts). */

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import path from 'node:path';
+import { watchSessionChanges } from '../../auth/session-change-writes.js';
+import { sessionChanges } from '../../auth/session-changes.js';
 import { openStorage } from './open-storage.js';
 
 /**
  * Storage. Provides `app.storage` (every domain's store: storage/index.ts), `app.database` (the database
- * under it, for the readiness probe), closed with the app, and `app.atRestSealing` (KEY_RING_ENCRYPTION_KEY,
+ * under it, for the readiness probe), closed with the app, `app.sessionChanges` (the committed writes of `storage`
+ * that end sessions or change an account: auth/session-change-writes.ts) and `app.atRestSealing` (KEY_RING_ENCRYPTION_KEY,
  * loaded and checked here: keys/at-rest.ts). Depends on: `app.config` (DATA_DIR, DATABASE_URL,
  * KEY_RING_ENCRYPTION_KEY).
  */
@@ -21,7 +25,11 @@ export default fp(
     }
     const { keys, records } = opened.atRest.sealedNow;
     if (keys + records > 0) app.log.info({ keys, records }, 'key ring and provider records sealed at rest');
-    app.decorate('storage', opened.storage);
+    // Writes that end sessions or change an account are reported once committed (the per-call check's cache):
+    // SQLite's apps of one process over one file share the feed; PostgreSQL's instances hear it by NOTIFY.
+    const changes = sessionChanges(app.config.DATABASE_URL ? undefined : path.resolve(app.config.DATA_DIR));
+    app.decorate('sessionChanges', changes);
+    app.decorate('storage', watchSessionChanges(opened.storage, changes));
     // Start-up may wait for another process's lock; serving may not (plugins/errors.ts answers 503).
     app.addHook('onReady', async () => opened.serving());
     app.addHook('onClose', async () => opened.close());
