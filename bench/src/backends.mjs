@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { cpuSeconds } from './cpu.mjs';
 import { startPostgres } from './embedded-postgres.mjs';
@@ -132,6 +133,8 @@ async function roundTripsOf(postgres, database, n, send, { before: prepare } = {
     statementsPerRequest: logged.reduce((sum, entry) => sum + entry.statements, 0) / n,
     // What one request sent: the first words of each message (a "BEGIN; SELECT …" message is one round trip).
     oneRequest: one.map((entry) => entry.text.replace(/\s+/g, ' ').trim().split(' ').slice(0, 2).join(' ')),
+    // …and each message whole (shortened), for `--list`.
+    oneRequestTexts: one.map((entry) => entry.text.replace(/\s+/g, ' ').trim().slice(0, 200)),
   };
 }
 
@@ -195,8 +198,11 @@ async function roundTrips(postgres, database, totpKey) {
   }
 }
 
-/** Runs the three measurements; resolves to their figures (see bench.mjs for how they are printed). */
-export async function measureBackends() {
+/**
+ * Runs the three measurements; resolves to their figures (see bench.mjs for how they are printed).
+ * `throughput: false` skips 1 and 2, `roundTrips: false` skips 3 (when run alone, below).
+ */
+export async function measureBackends({ throughput = true, roundTrips: countRoundTrips = true } = {}) {
   const stack = [];
   const stopAll = async () => {
     for (const stop of stack.reverse()) await stop();
@@ -210,6 +216,8 @@ export async function measureBackends() {
     await postgres.createDatabase('bench_round_trips', { logStatements: true });
     // The key every instance of one deployment shares (required with DATABASE_URL).
     const totpKey = randomBytes(32).toString('hex');
+    const roundTripRows = countRoundTrips ? await roundTrips(postgres, 'bench_round_trips', totpKey) : [];
+    if (!throughput) return { loadAverageBefore, roundTrips: roundTripRows };
 
     const sqlite = await startInstance({ name: 'sqlite', port: SQLITE_PORT });
     stack.push(() => sqlite.stop());
@@ -252,7 +260,6 @@ export async function measureBackends() {
     await first.stop();
     await proxy.stop();
 
-    const roundTripRows = await roundTrips(postgres, 'bench_round_trips', totpKey);
     return {
       loadAverageBefore,
       connections: CONNECTIONS,
@@ -274,8 +281,15 @@ export async function measureBackends() {
 
 export const RATIO_GOAL = 0.8;
 
-/** The figures of measureBackends as the lines bench.mjs prints. */
-export function formatBackends(figures) {
+/** The round trips each call may cost at most (issue 24): the call as roundTrips names it, its label, the goal. */
+const ROUND_TRIP_GOALS = [
+  ['GET /api/profile/:sub/isfederated', 'authenticated read (isfederated)', 1],
+  ['PUT /api/password/:sub/change', 'password change', 10],
+  ['sign-in over HTTP (whole flow)', 'whole sign-in', 12],
+];
+
+/** The figures of measureBackends as the lines bench.mjs prints; `listStatements` adds each call's messages. */
+export function formatBackends(figures, { listStatements = false } = {}) {
   const { connections, durationSeconds, sqlite, postgres, ratio, instances, roundTrips: rows } = figures;
   const number = (value, width, digits = 0) =>
     (value === undefined ? '–' : value.toFixed(digits)).padStart(width);
@@ -291,34 +305,39 @@ export function formatBackends(figures) {
       : '';
   const verdict = (value) =>
     `${value.toFixed(2)} (goal ≥ ${RATIO_GOAL}: ${value >= RATIO_GOAL ? 'met' : 'not met'})`;
-  const lines = [
-    `PostgreSQL against SQLite: one instance each, same run (autocannon, ${connections} connections, ` +
-      `${durationSeconds} s each after a warm-up; load average before: ${figures.loadAverageBefore})`,
-    header,
-    row('GET isfederated (bearer), SQLite', sqlite.get),
-    row('GET isfederated (bearer), PG', postgres.get),
-    `  ratio PG/SQLite ${verdict(ratio.get)}${cpuRatio(sqlite.get, postgres.get)}`,
-    row('PUT profile update, SQLite', sqlite.update),
-    row('PUT profile update, PG', postgres.update),
-    `  ratio PG/SQLite ${verdict(ratio.update)}${cpuRatio(sqlite.update, postgres.update)}`,
-    '  CPU ms/req: CPU time of the serving processes (instance, PostgreSQL, proxy) per answered request; it moves',
-    '  less than req/s with what else runs on the machine. failed: non-2xx answers and connection errors.',
-    '',
-    'Instances behind a round-robin proxy (PostgreSQL, GET isfederated, same load)',
-    header,
-    row('one instance, direct', instances.oneDirect),
-    row('one instance behind the proxy', instances.oneBehindProxy),
-    row('two instances behind the proxy', instances.twoBehindProxy),
-    `  two/one behind the proxy: ${(instances.twoBehindProxy.requestsPerSecond / instances.oneBehindProxy.requestsPerSecond).toFixed(2)}`,
-    "  The load generator, the proxy, both instances and PostgreSQL share this machine's 2 cores: this cannot",
-    '  show scaling (a second instance only adds processes to the same CPUs). It shows that any request may',
-    '  reach either instance (failed 0: a token from one is accepted by the other) and what the extra hop costs;',
-    '  scaling needs instances on machines of their own.',
-    '',
+  const lines =
+    sqlite === undefined
+      ? []
+      : [
+          `PostgreSQL against SQLite: one instance each, same run (autocannon, ${connections} connections, ` +
+            `${durationSeconds} s each after a warm-up; load average before: ${figures.loadAverageBefore})`,
+          header,
+          row('GET isfederated (bearer), SQLite', sqlite.get),
+          row('GET isfederated (bearer), PG', postgres.get),
+          `  ratio PG/SQLite ${verdict(ratio.get)}${cpuRatio(sqlite.get, postgres.get)}`,
+          row('PUT profile update, SQLite', sqlite.update),
+          row('PUT profile update, PG', postgres.update),
+          `  ratio PG/SQLite ${verdict(ratio.update)}${cpuRatio(sqlite.update, postgres.update)}`,
+          '  CPU ms/req: CPU time of the serving processes (instance, PostgreSQL, proxy) per answered request; it moves',
+          '  less than req/s with what else runs on the machine. failed: non-2xx answers and connection errors.',
+          '',
+          'Instances behind a round-robin proxy (PostgreSQL, GET isfederated, same load)',
+          header,
+          row('one instance, direct', instances.oneDirect),
+          row('one instance behind the proxy', instances.oneBehindProxy),
+          row('two instances behind the proxy', instances.twoBehindProxy),
+          `  two/one behind the proxy: ${(instances.twoBehindProxy.requestsPerSecond / instances.oneBehindProxy.requestsPerSecond).toFixed(2)}`,
+          "  The load generator, the proxy, both instances and PostgreSQL share this machine's 2 cores: this cannot",
+          '  show scaling (a second instance only adds processes to the same CPUs). It shows that any request may',
+          '  reach either instance (failed 0: a token from one is accepted by the other) and what the extra hop costs;',
+          '  scaling needs instances on machines of their own.',
+          '',
+        ];
+  lines.push(
     'Database round trips per call (PostgreSQL: the statements it logged (log_statement = all) while N requests',
     'of one call ran in a row, divided by N; a "BEGIN; SELECT …" message is one round trip, two statements)',
     `  ${'call'.padEnd(48)}${'N'.padStart(4)}${'trips/req'.padStart(11)}${'stmts/req'.padStart(11)}  one request`,
-  ];
+  );
   for (const entry of rows) {
     const kinds = new Map();
     for (const text of entry.oneRequest) {
@@ -331,11 +350,27 @@ export function formatBackends(figures) {
         `${number(entry.roundTripsPerRequest, 11, 2)}${number(entry.statementsPerRequest, 11, 2)}  ${what}`,
     );
   }
-  const read = rows.find((entry) => entry.call === 'GET /api/profile/:sub/isfederated');
-  if (read)
-    lines.push(
-      `  authenticated read (isfederated): ${read.roundTripsPerRequest.toFixed(2)} round trips ` +
-        `(goal 1: ${read.roundTripsPerRequest <= 1 ? 'met' : 'not met'})`,
-    );
+  for (const [call, label, goal] of ROUND_TRIP_GOALS) {
+    const entry = rows.find((candidate) => candidate.call === call);
+    if (entry)
+      lines.push(
+        `  ${label}: ${entry.roundTripsPerRequest.toFixed(2)} round trips ` +
+          `(goal ≤ ${goal}: ${entry.roundTripsPerRequest <= goal ? 'met' : 'not met'})`,
+      );
+  }
+  if (listStatements)
+    for (const entry of rows) {
+      lines.push('', `  ${entry.call}: the messages of one request`);
+      entry.oneRequestTexts.forEach((text, index) =>
+        lines.push(`   ${String(index + 1).padStart(3)}. ${text}`),
+      );
+    }
   return lines.join('\n');
+}
+
+// Run alone (after `pnpm --filter server build`): `node bench/src/backends.mjs [--round-trips-only] [--list]`.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = new Set(process.argv.slice(2));
+  const figures = await measureBackends({ throughput: !args.has('--round-trips-only') });
+  console.log(formatBackends(figures, { listStatements: args.has('--list') }));
 }

@@ -1,12 +1,14 @@
 /**
  * The PostgreSQL database: `Sql` over a pool (db/postgres-pool.ts), each text a named prepared statement with `$n`
- * placeholders (db/postgres-placeholders.ts), write transactions one at a time (db/postgres-write-gate.ts),
- * migrated on opening (db/migrate-postgres.ts).
+ * placeholders (db/postgres-placeholders.ts), write transactions one at a time (db/postgres-write-gate.ts) whose
+ * unanswered writes ride with their next statement (db/postgres-deferred-writes.ts), migrated on opening
+ * (db/migrate-postgres.ts).
  */
 import pg from 'pg';
 import { migratePostgres } from './migrate-postgres.js';
 import { toPostgresPlaceholders } from './postgres-placeholders.js';
 import { connectionBroken, endedBeforeRunning, poolConfig, type PostgresOptions } from './postgres-pool.js';
+import { DeferredWrites } from './postgres-deferred-writes.js';
 import { BEGIN_WRITE, WriteGate } from './postgres-write-gate.js';
 import type { Database, Sql, SqlValue } from './sql.js';
 
@@ -47,9 +49,10 @@ function stalePlan(error: unknown): boolean {
 type Query = (text: string, params: readonly SqlValue[]) => Promise<pg.QueryResult>;
 
 /** A queryable (the pool, or one transaction's client): pg's QueryResult as the Sql interface's answers. */
-function sqlOver(query: Query, transaction: Sql['transaction']): Sql {
+function sqlOver(query: Query, transaction: Sql['transaction'], deferWrite?: Sql['deferWrite']): Sql {
   return {
     dialect: 'postgres',
+    ...(deferWrite && { deferWrite }),
     async all<T>(text: string, params: readonly SqlValue[] = []) {
       return (await query(text, params)).rows as T[];
     },
@@ -141,7 +144,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       try {
         await client.query(BEGIN_WRITE);
         begun = true;
-        const onClient: Query = async (text, params) => {
+        const send: Query = async (text, params) => {
           try {
             return await client.query(queryConfig(text, params, generation));
           } catch (error) {
@@ -150,9 +153,21 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
             throw error;
           }
         };
+        // Writes nobody waits for ride with the next statement (db/postgres-deferred-writes.ts).
+        const held = new DeferredWrites();
+        const onClient: Query = async (text, params) => {
+          const { first, next } = held.before({ text, params });
+          for (const statement of first) await send(statement.text, statement.params);
+          return send(next.text, next.params);
+        };
         // Nested: the same transaction.
-        const tx: Sql = sqlOver(onClient, (inner) => inner(tx));
+        const tx: Sql = sqlOver(
+          onClient,
+          (inner) => inner(tx),
+          (text, params) => held.add(text, params),
+        );
         const result = await work(tx);
+        for (const statement of held.drain()) await send(statement.text, statement.params);
         await client.query('COMMIT');
         return result;
       } catch (error) {
@@ -177,7 +192,19 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     }
   }
 
-  const sql = sqlOver(onPool, transaction);
+  const pooled = sqlOver(onPool, transaction);
+  const sql: Sql = {
+    ...pooled,
+    // In the write gate's queue, holding no connection while it waits, and no transaction once its turn comes.
+    async afterWrites(work) {
+      const release = await writeGate.enter();
+      try {
+        return await work(pooled);
+      } finally {
+        release();
+      }
+    },
+  };
   let closing: Promise<void> | undefined;
   return {
     ...sql,

@@ -26,6 +26,29 @@ export interface Sql {
    * Inside a transaction, `transaction` runs `work` in the same one. Keep slow work (hashing, mail) outside.
    */
   transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * A PostgreSQL transaction's write whose answer nobody reads (an INSERT, UPDATE or DELETE: no count, no rows):
+   * held, and sent with the transaction's next statement or before its COMMIT, several in one statement (one round
+   * trip). A failure fails that statement, so the transaction rolls back. Absent elsewhere: use `writeLater`.
+   */
+  readonly deferWrite?: (text: string, params: readonly SqlValue[]) => void;
+  /**
+   * PostgreSQL, outside a transaction: runs `work` (statements that are atomic alone and need no write lock) once
+   * this instance's write transactions in flight have ended, in their queue, without a transaction of its own:
+   * what one of them wrote is seen, at the cost of no BEGIN and COMMIT. Absent on SQLite and on a transaction's
+   * Sql; never await it from inside a transaction's work (it would wait behind that transaction).
+   */
+  readonly afterWrites?: <T>(work: (sql: Sql) => Promise<T>) => Promise<T>;
+}
+
+/**
+ * Runs a write whose answer the caller does not need: in a PostgreSQL transaction it travels with the next
+ * statement (Sql.deferWrite); elsewhere it runs now. Within one transaction, what the write changes is seen by
+ * every later statement on both engines.
+ */
+export async function writeLater(sql: Sql, text: string, params: readonly SqlValue[] = []): Promise<void> {
+  if (sql.deferWrite) sql.deferWrite(text, params);
+  else await sql.run(text, params);
 }
 
 /** The database a server opened: its Sql, the readiness probe, and closing. */

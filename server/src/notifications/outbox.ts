@@ -128,6 +128,8 @@ export class Outbox implements Notifier {
         if (this.closed) await this.release(row);
         else await this.send(row);
       }
+      // A short batch took every due row: no claim again just to find none (a queue kicks for its own row).
+      if (rows.length < BATCH_SIZE) return;
     }
   }
 

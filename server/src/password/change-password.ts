@@ -193,10 +193,11 @@ export async function changePassword(
     }
     await tx.throttles.passwordChange.clear(user.id);
     const ended = await deps.sessions.endOtherSessions(user.id, actor.sessionUid, tx, actor.tokenId);
-    await deps.stepUp.endOtherStepUpGrants(actor, tx);
     const event = { type: 'password-changed' } as const;
     await deps.notifier.queue(user, event, { userAgent: actor.userAgent, at: deps.now() }, tx.outbox);
     await recordActivityOf(deps.activity, tx, user.id, event, actor);
+    // Last: on PostgreSQL the notice and the event above ride in its statement (db/sql.ts writeLater).
+    await deps.stepUp.endOtherStepUpGrants(actor, tx);
     return ended;
   });
   // Outside the transaction, once committed: a failure there answers an error but loses none of the above.

@@ -6,7 +6,7 @@
  */
 import { randomInt } from 'node:crypto';
 import type { ActivityEventKind, DeviceType } from 'shared-auth/contract';
-import type { Sql } from '../db/sql.js';
+import { writeLater, type Sql } from '../db/sql.js';
 import { clientFactsOf, type ClientColumns } from './client-columns.js';
 
 /** An event to write: the user's, of a kind, at a time (ms), from a described client. */
@@ -99,18 +99,23 @@ export class SqlActivityEventStore implements ActivityEventStore {
 
   async append(event: NewActivityEvent): Promise<string> {
     const id = newEventId();
-    await this.sql.run(`INSERT INTO activity_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      id,
-      event.userId,
-      event.kind,
-      event.detail,
-      event.at,
-      event.browser,
-      event.os,
-      event.deviceType,
-      event.country,
-      event.address,
-    ]);
+    // In a change's transaction it rides with the next statement (db/sql.ts writeLater): the id is ours.
+    await writeLater(
+      this.sql,
+      `INSERT INTO activity_events (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        event.userId,
+        event.kind,
+        event.detail,
+        event.at,
+        event.browser,
+        event.os,
+        event.deviceType,
+        event.country,
+        event.address,
+      ],
+    );
     return id;
   }
 

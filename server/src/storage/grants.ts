@@ -132,6 +132,17 @@ export class SqlGrantStore implements GrantStore {
   }
 
   async endAllCarrying(userId: string, keepKey: string, carryKey: string | undefined): Promise<number> {
+    if (this.sql.dialect === 'postgres') {
+      // One statement (one round trip; SQLite takes no writes in WITH): the two touch different rows (<> and =).
+      const row = await this.sql.get<{ ended: number }>(
+        `WITH ended AS (DELETE FROM stepup_grants WHERE user_id = ? AND session_id <> ? RETURNING 1),
+           carried AS (UPDATE stepup_grants SET session_id = ? WHERE user_id = ? AND session_id = ? AND ? = 1)
+         SELECT count(*) AS ended FROM ended`,
+        [userId, keepKey, carryKey ?? keepKey, userId, keepKey, carryKey && carryKey !== keepKey ? 1 : 0],
+      );
+      return row?.ended ?? 0;
+    }
+    /* v8 ignore start -- @preserve SQLite's path: the sqlite project runs it; the postgres coverage guard skips it. */
     const { changes } = await this.sql.run(
       'DELETE FROM stepup_grants WHERE user_id = ? AND session_id <> ?',
       [userId, keepKey],
@@ -144,6 +155,7 @@ export class SqlGrantStore implements GrantStore {
       ]);
     }
     return changes;
+    /* v8 ignore stop -- @preserve */
   }
 
   async claimCarried(userId: string, carryKey: string, chainKey: string): Promise<void> {

@@ -35,6 +35,17 @@ export class SqlMailboxStore implements MailboxStore {
   constructor(private readonly sql: Sql) {}
 
   async add(message: Omit<StoredMessage, 'id' | 'date'>, date: string, keep: number): Promise<void> {
+    if (this.sql.dialect === 'postgres') {
+      // One statement (one round trip; SQLite takes no writes in WITH): the insert, then the trim below the new id.
+      await this.sql.run(
+        `WITH added AS (
+           INSERT INTO mailbox_messages (to_address, subject, text, created_at) VALUES (?, ?, ?, ?) RETURNING id)
+         DELETE FROM mailbox_messages WHERE id <= (SELECT id FROM added) - ?`,
+        [message.to, message.subject, message.text, date, keep],
+      );
+      return;
+    }
+    /* v8 ignore start -- @preserve SQLite's path: the sqlite project runs it; the postgres coverage guard skips it. */
     await this.sql.transaction(async (tx) => {
       await tx.run(
         'INSERT INTO mailbox_messages (to_address, subject, text, created_at) VALUES (?, ?, ?, ?)',
@@ -44,6 +55,7 @@ export class SqlMailboxStore implements MailboxStore {
         keep,
       ]);
     });
+    /* v8 ignore stop -- @preserve */
   }
 
   async list(limit: number): Promise<StoredMessage[]> {

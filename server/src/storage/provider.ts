@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { AdapterPayload } from 'oidc-provider';
 import type { SecretBox } from '../crypto/secret-box.js';
-import type { Sql } from '../db/sql.js';
+import { writeLater, type Sql, type SqlValue } from '../db/sql.js';
 import { interactionAccountOf, openPayload, sealPayload } from './sealing.js';
 import { rowToUser, type User, type UserRow } from './users.js';
 
@@ -274,7 +274,8 @@ export class SqlProviderStore implements ProviderStore {
     ];
     if (alongside && (model !== 'RefreshToken' || grantColumn === null)) {
       await this.sql.transaction(async (tx) => {
-        await tx.run(UPSERT, row);
+        // On PostgreSQL it rides with what `alongside` writes (db/sql.ts writeLater): one round trip for both.
+        await writeLater(tx, UPSERT, row);
         await alongside(tx);
       });
       return;
@@ -290,12 +291,7 @@ export class SqlProviderStore implements ProviderStore {
     // A live one revoked means the chain forked (a reuse within the grace): whatever step-up the chain held
     // could be a branch's that the other now holds, so it ends with it (onChainForked).
     await this.sql.transaction(async (tx) => {
-      const { changes } = await tx.run(
-        `DELETE FROM oidc_payloads
-         WHERE model = 'RefreshToken' AND grant_id = ? AND consumed_at IS NULL AND id <> ?`,
-        [grantColumn, storedId],
-      );
-      await tx.run(UPSERT, row);
+      const changes = await this.revokeOthersAndStore(tx, grantColumn, storedId, row);
       await alongside?.(tx);
       const { accountId, grantId, sessionUid } = payload as {
         accountId?: unknown;
@@ -311,6 +307,30 @@ export class SqlProviderStore implements ProviderStore {
         await this.onChainForked(tx, accountId, sessionUid, grantId);
       }
     });
+  }
+
+  /**
+   * Deletes the chain's other live refresh tokens and stores this one; returns how many it deleted. On PostgreSQL
+   * one statement (one round trip; SQLite takes no writes in WITH): the two touch different rows (id <> and =).
+   */
+  private async revokeOthersAndStore(
+    tx: Sql,
+    grantColumn: string,
+    storedId: string,
+    row: SqlValue[],
+  ): Promise<number> {
+    const revoke = `DELETE FROM oidc_payloads
+      WHERE model = 'RefreshToken' AND grant_id = ? AND consumed_at IS NULL AND id <> ?`;
+    if (tx.dialect === 'postgres') {
+      const answer = await tx.get<{ revoked: number }>(
+        `WITH revoked AS (${revoke} RETURNING 1), stored AS (${UPSERT}) SELECT count(*) AS revoked FROM revoked`,
+        [grantColumn, storedId, ...row],
+      );
+      return answer?.revoked ?? 0;
+    }
+    const { changes } = await tx.run(revoke, [grantColumn, storedId]);
+    await tx.run(UPSERT, row);
+    return changes;
   }
 
   async consume(model: string, id: string): Promise<void> {
@@ -412,38 +432,32 @@ export class SqlProviderStore implements ProviderStore {
     return this.sql.transaction(async (tx) => {
       // Columns hold hashes (uid, session_uid, grant_id, a Grant's id): compare hashes.
       const keep = keepSessionUid === undefined ? null : hashedId(keepSessionUid);
+      // One statement (a round trip on PostgreSQL): every row of the account but the kept session: its grants,
+      // its tokens and codes (every other model), its other sessions, and the sign-ins in progress that already
+      // passed the password step (an Interaction's account is in the account_id column, its payload is sealed).
+      const rows = await tx.all<{ model: string; id: string; payload: string | null }>(
+        `DELETE FROM oidc_payloads
+         WHERE account_id = ? AND NOT (model = 'Session' AND uid IS NOT DISTINCT FROM ?)
+         RETURNING model, id, CASE WHEN model = 'Session' AND uid IS NOT NULL THEN payload END AS payload`,
+        [accountId, keep],
+      );
+      const revoked = { sessions: 0, grants: 0, tokens: 0, interactions: 0 };
       // The step-up grants are keyed by the uid itself: read it from each ended session's payload.
-      const ended = (
-        await tx.all<{ id: string; payload: string }>(
-          `SELECT id, payload FROM oidc_payloads
-           WHERE model = 'Session' AND account_id = ? AND uid IS NOT NULL AND uid IS DISTINCT FROM ?`,
-          [accountId, keep],
-        )
-      )
-        .map((row) => openPayload<SessionPayload>(this.records, 'Session', row.id, row.payload).uid)
-        .filter((uid): uid is string => typeof uid === 'string');
-      const grants = (
-        await tx.run(`DELETE FROM oidc_payloads WHERE model = 'Grant' AND account_id = ?`, [accountId])
-      ).changes;
-      const tokens = (
-        await tx.run(
-          `DELETE FROM oidc_payloads WHERE account_id = ? AND model NOT IN ('Session', 'Grant', 'Interaction')`,
-          [accountId],
-        )
-      ).changes;
-      const sessions = (
-        await tx.run(
-          `DELETE FROM oidc_payloads WHERE model = 'Session' AND account_id = ? AND uid IS DISTINCT FROM ?`,
-          [accountId, keep],
-        )
-      ).changes;
-      // Sign-ins in progress that already passed the password step (a second step may hold the account id):
-      // their account is in the account_id column (interactionAccountOf), the payload is sealed.
-      const interactions = (
-        await tx.run(`DELETE FROM oidc_payloads WHERE model = 'Interaction' AND account_id = ?`, [accountId])
-      ).changes;
+      const ended: string[] = [];
+      for (const row of rows) {
+        if (row.model === 'Session') {
+          revoked.sessions += 1;
+          const uid =
+            row.payload === null
+              ? undefined
+              : openPayload<SessionPayload>(this.records, 'Session', row.id, row.payload).uid;
+          if (typeof uid === 'string') ended.push(uid);
+        } else if (row.model === 'Grant') revoked.grants += 1;
+        else if (row.model === 'Interaction') revoked.interactions += 1;
+        else revoked.tokens += 1;
+      }
       if (ended.length > 0) await this.onSessionsEnded(tx, accountId, ended);
-      return { sessions, grants, tokens, interactions };
+      return revoked;
     });
   }
 
