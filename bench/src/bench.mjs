@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchChromium, signedInContext } from './browser.mjs';
-import { measureApiThroughput } from './api-throughput.mjs';
+import { formatApiThroughput, measureApiThroughput } from './api-throughput.mjs';
 import { formatBackends, measureBackends } from './backends.mjs';
 import { measureFirstPage } from './first-page.mjs';
 import { measurePageTimings } from './page-timings.mjs';

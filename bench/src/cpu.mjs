@@ -1,7 +1,7 @@
 // CPU time of processes, from /proc (Linux): what one request costs the machine, which does not depend on what else
 // runs on it as much as requests per second do. Elsewhere (no /proc) every figure is undefined.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 const TICKS_PER_SECOND = existsSync('/proc')
   ? Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100
@@ -37,4 +37,51 @@ export function cpuSeconds(pids) {
     else if (wanted.has(stat[0])) ticks += stat[1];
   }
   return ticks / TICKS_PER_SECOND;
+}
+
+/** The inode of the socket listening on TCP `port` (IPv4 or IPv6, any address), from /proc/net. */
+function listeningInode(port) {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text;
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is ADDRESS:PORT; state 0A is LISTEN; the inode is the 10th field.
+      if (fields[1]?.endsWith(`:${hexPort}`) && fields[3] === '0A') return fields[9];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The process that listens on TCP `port` on this machine (the server scripts/start.mjs started, whose pid the
+ * bench does not hold), or undefined (no /proc, or nobody listens).
+ */
+export function pidListeningOn(port) {
+  if (!existsSync('/proc')) return undefined;
+  const inode = listeningInode(port);
+  if (inode === undefined) return undefined;
+  const socket = `socket:[${inode}]`;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let descriptors;
+    try {
+      descriptors = readdirSync(`/proc/${entry}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of descriptors) {
+      try {
+        if (readlinkSync(`/proc/${entry}/fd/${fd}`) === socket) return Number(entry);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return undefined;
 }

@@ -75,9 +75,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     },
     // Fastify answers a path that does not decode (bad percent-encoding) or a path segment over its length limit
     // before routing, outside the error handler; keep the one error shape `{ error }` for those too.
-    // No hook runs for them, so the security headers are set here.
+    // No hook runs for them, so the security headers (the API's under /api) are set here.
     frameworkErrors: (error, request, reply) => {
-      securityHeaders(reply.raw);
+      securityHeaders(request.url, reply.raw);
       const known: Record<string, [number, string]> = {
         FST_ERR_BAD_URL: [400, 'The request path is not valid (malformed percent-encoding)'],
         FST_ERR_MAX_PARAM_LENGTH: [414, 'The request path is too long'],
@@ -121,11 +121,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(devicesPlugin);
     await app.register(notMePlugin);
     await app.register(passwordPlugin);
-    await app.register(providerPlugin);
     await app.register(releasesPlugin, { releasedOrigins });
-    // 3. Routes.
+    // 3. Routes. The API and the not-me pages come before the provider: a scope holds the middleware (middie)
+    // mounted before it was made, so the provider's (at /oauth2/default) is not in theirs and an API call pays
+    // nothing for it. The shell's files come after it: their wildcard route is what the provider's GETs match.
     await app.register(apiRoutes, { prefix: '/api' });
     await app.register(notMePageRoutes);
+    await app.register(providerPlugin);
     await app.register(webRoutes);
 
     await app.ready();

@@ -6,6 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppConfig } from '../config/index.js';
+import { apiHeadersWriter, HSTS } from '../http/api-headers.js';
 import cors from '../http/cors.js';
 import { precomputedSecurityHeaders } from '../http/security-headers.js';
 import { LiveReleaseOrigins } from '../releases/live-origins.js';
@@ -89,12 +90,12 @@ export function cspDirectives(
   };
 }
 
-/** The security headers of every answer of this server (helmet): CSP, HSTS behind https, nosniff, referrer... */
+/** The security headers of the pages and files this server sends (helmet): CSP, HSTS behind https, nosniff... */
 export function helmetOptions(config: AppConfig, released: LiveReleaseOrigins = NO_RELEASES) {
   const https = config.PUBLIC_URL.startsWith('https:');
   return {
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config, released) },
-    hsts: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    hsts: https ? HSTS : false,
     // Every portal origin is on one site (the shell at :3000, remotes at :3001...).
     crossOriginResourcePolicy: { policy: 'same-site' },
     // The okta popup flow needs window.opener; same-origin-allow-popups keeps it.
@@ -102,11 +103,23 @@ export function helmetOptions(config: AppConfig, released: LiveReleaseOrigins = 
   } satisfies HelmetOptions;
 }
 
-/** The security headers of every answer, for a raw response (also answers sent before any hook runs). */
+/** The JSON API's paths: /api and everything under it (a 404 there is a JSON answer too). */
+export function isApiPath(url: string): boolean {
+  return url.startsWith('/api') && (url.length === 4 || url[4] === '/' || url[4] === '?');
+}
+
+/** Writes the security headers of the answer to `url` on its raw response. */
+export type SecurityHeaders = (url: string, response: ServerResponse) => void;
+
+/**
+ * The security headers of every answer, for a raw response (also answers sent before any hook runs): the API's
+ * set under /api (http/api-headers.ts), the pages' (helmet's, with the CSP) everywhere else, which is the shell,
+ * its files and the provider's sign-in pages.
+ */
 export function securityHeadersOf(
   config: AppConfig,
   released: LiveReleaseOrigins = NO_RELEASES,
-): (response: ServerResponse) => void {
+): SecurityHeaders {
   // One version object per (remotes file, live release origins) pair: either changing recomputes the headers.
   const versions = new WeakMap<object, WeakMap<readonly string[], object>>();
   const versionOf = () => {
@@ -124,7 +137,12 @@ export function securityHeadersOf(
     }
     return version;
   };
-  return precomputedSecurityHeaders(() => helmetOptions(config, released), versionOf);
+  const page = precomputedSecurityHeaders(() => helmetOptions(config, released), versionOf);
+  const api = apiHeadersWriter(config.PUBLIC_URL.startsWith('https:'));
+  return (url, response) => {
+    if (isApiPath(url)) api(response);
+    else page(response);
+  };
 }
 
 /** Third-party plugins, registered before the app's own: security headers, CORS, rate limits, forms, middleware. */
@@ -133,11 +151,11 @@ export default fp(
     app: FastifyInstance,
     { config, releasedOrigins }: { config: AppConfig; releasedOrigins?: LiveReleaseOrigins },
   ) {
-    // Computed once per version of the remotes file, not per request (http/security-headers.ts). Hooks run for
-    // every route, the 404 answer and the provider's pages (middie runs later in this same hook list).
+    // The API's set or the pages' (computed once per version of the remotes file, http/security-headers.ts).
+    // Hooks run for every route, the 404 answer and the provider's pages (middie runs later in this hook list).
     const securityHeaders = securityHeadersOf(config, releasedOrigins);
-    app.addHook('onRequest', (_request, reply, done) => {
-      securityHeaders(reply.raw);
+    app.addHook('onRequest', (request, reply, done) => {
+      securityHeaders(request.url, reply.raw);
       done();
     });
 
@@ -157,8 +175,19 @@ export default fp(
 
     // Not global: only /api opts in (its flood guard, per instance: routes/api/index.ts). The provider's and the
     // sign-in form's per-address limits are counted in storage instead (throttles/request-windows.ts).
-    await app.register(rateLimit, { global: false });
+    // An answer under the limit carries no x-ratelimit-* count: no client reads it, and it was three headers on
+    // every API answer. A refused one (429) still says when to come back (Retry-After) and what the limit is.
+    await app.register(rateLimit, {
+      global: false,
+      addHeadersOnExceeding: {
+        'x-ratelimit-limit': false,
+        'x-ratelimit-remaining': false,
+        'x-ratelimit-reset': false,
+      },
+    });
     await app.register(formbody);
+    // The provider mounts its middleware with it (plugins/app/provider.ts). Only scopes made after that run it:
+    // app.ts makes the API's before, so an API call pays nothing for it (test/api-hot-path.test.ts).
     await app.register(middie);
   },
   { name: 'external-plugins' },

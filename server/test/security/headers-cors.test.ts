@@ -93,6 +93,14 @@ function expectSecurityHeaders(response: LightMyRequestResponse, where: string) 
   expect(csp.get('base-uri'), where).toEqual(["'self'"]);
 }
 
+/** The API's answers: the OWASP REST set (api-headers.test.ts checks it exactly), none of the page's. */
+function expectApiHeaders(response: LightMyRequestResponse, where: string) {
+  expect(response.headers['x-content-type-options'], where).toBe('nosniff');
+  expect(response.headers['content-security-policy'], where).toBe("frame-ancestors 'none'");
+  expect(response.headers['x-frame-options'], where).toBeUndefined();
+  expect(response.headers['referrer-policy'], where).toBeUndefined();
+}
+
 describe('security headers on http (no HSTS)', () => {
   const t = appForBlock(startPortalAsAlice);
 
@@ -130,7 +138,7 @@ describe('security headers on http (no HSTS)', () => {
     expectSecurityHeaders(chunk, 'a shell chunk');
   });
 
-  it('the API: the same headers on answers and on every kind of refusal', async () => {
+  it("the API: the API's headers on answers and on every kind of refusal", async () => {
     const bearer = { authorization: `Bearer ${t.token}` };
     const answers: [string, string | InjectOptions][] = [
       ['200 settings', apiPaths.settings()],
@@ -165,7 +173,7 @@ describe('security headers on http (no HSTS)', () => {
       const response = await t.app.inject(request);
       expect(String(response.statusCode), name).toBe(name.split(' ')[0]);
       expect(response.headers['content-type'], name).toMatch(/^application\/json/);
-      expectSecurityHeaders(response, name);
+      expectApiHeaders(response, name);
       expect(response.headers['strict-transport-security'], name).toBeUndefined();
     }
   });
@@ -179,7 +187,7 @@ function httpsRemotes(dataDir: string): string {
 }
 
 describe('security headers behind https (PUBLIC_URL https)', () => {
-  it('adds HSTS and upgrade-insecure-requests to the shell page and to API answers and refusals', async () => {
+  it('adds HSTS to the shell page and to API answers and refusals, upgrade-insecure-requests to the page', async () => {
     const dataDir = tempDir();
     const settings = path.join(dataDir, 'settings.json');
     writeFileSync(settings, JSON.stringify({ Domain: 'https://portal.example', ClientId: CLIENT_ID }));
@@ -203,11 +211,12 @@ describe('security headers behind https (PUBLIC_URL https)', () => {
         ['bad path', '/api/profile/%ED%A0%80/isfederated'],
       ] as const) {
         const response = await t.app.inject({ url, headers: https });
-        expectSecurityHeaders(response, name);
+        if (url.startsWith('/api/')) expectApiHeaders(response, name);
+        else expectSecurityHeaders(response, name);
         expect(response.headers['strict-transport-security'], name).toBe(
           'max-age=31536000; includeSubDomains',
         );
-        expect(cspOf(response).has('upgrade-insecure-requests'), name).toBe(true);
+        expect(cspOf(response).has('upgrade-insecure-requests'), name).toBe(!url.startsWith('/api/'));
       }
     } finally {
       await t.close();
