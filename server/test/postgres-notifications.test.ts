@@ -55,12 +55,14 @@ describe('the notification channel', () => {
     const heard: string[] = [];
     const listener = await openNotificationChannel({
       url: database.url,
+      connectTimeoutMs: 2000,
       channel: CHANNEL,
-      onNotification: (payload) => heard.push(...payload.split(' ')),
+      onNotification: (payload) => void heard.push(...payload.split(' ')),
       log: () => undefined,
     });
     const sender = await openNotificationChannel({
       url: database.url,
+      connectTimeoutMs: 2000,
       channel: CHANNEL,
       onNotification: () => undefined,
       log: () => undefined,
