@@ -9,29 +9,13 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { apiPaths } from 'shared-auth/contract';
 import { describe, expect, it } from 'vitest';
-import { appForBlock, providerSignOut, startApp, tempDir } from '../helpers.js';
+import { appForBlock, providerSignOut, startAppPair } from '../helpers.js';
 import { call, newUser, signInSession } from '../security-helpers.js';
 
 const BOUND_MS = 1000;
 
-/** Two instances over one database (helpers' startAppPair), whose flood guard lets the polling through. */
-async function startPair() {
-  const dataDir = tempDir();
-  const env = { API_RATE_LIMIT: '100000' };
-  const a = await startApp(env, dataDir);
-  const b = await startApp(env, dataDir).catch(async (error: unknown) => {
-    await a.close();
-    throw error;
-  });
-  return {
-    a,
-    b,
-    async close() {
-      await b.app.close();
-      await a.close();
-    },
-  };
-}
+/** Two instances over one database whose flood guard lets the polling through. */
+const startPair = () => startAppPair({ API_RATE_LIMIT: '100000' });
 
 /** The authenticated read of the bench, through `app`. */
 async function read(app: FastifyInstance, session: { user: { id: string }; token: string }) {
