@@ -47,9 +47,11 @@ export async function measurePageTimings(context, portal, account, otherPage = '
     const link = hovered
       .getByRole('navigation', { name: 'Account pages' })
       .getByRole('link', { name: otherPage });
+    // A user's hover lasts a few hundred milliseconds before the click: long enough for the page module to come.
+    // (Not 'networkidle': Playwright can see the shell's keepalive load report as never finished, and wait forever.)
+    const preloaded = hovered.waitForResponse((response) => response.url().includes('/__federation_expose_'));
     await link.hover();
-    // A user's hover lasts a few hundred milliseconds before the click.
-    await hovered.waitForLoadState('networkidle');
+    await preloaded;
     preloadedSwitch.push(await switchTo(hovered, otherPage));
     await hovered.close();
   }
