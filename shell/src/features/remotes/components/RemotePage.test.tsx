@@ -94,6 +94,32 @@ describe('RemotePage', () => {
     expect(heading.closest('[data-remote="remote_profile"]')).toHaveAttribute('data-remote-version', '1.4.0');
   });
 
+  function renderForHolder(
+    first: ResolvedRemotes,
+    loadSignedIn: jest.Mock,
+    load: jest.Mock,
+    register: (config: ResolvedRemotes) => void = () => undefined,
+  ) {
+    function Holder() {
+      useRemotesForHolder('holder-token');
+      return <RemotePage page={profilePage} load={load} />;
+    }
+    render(
+      <PortalThemeProvider>
+        <MemoryRouter initialEntries={['/profile']}>
+          <RemotesProvider
+            load={() => Promise.resolve(first)}
+            loadedSignedIn={() => false}
+            loadSignedIn={loadSignedIn}
+            register={register}
+          >
+            <Holder />
+          </RemotesProvider>
+        </MemoryRouter>
+      </PortalThemeProvider>,
+    );
+  }
+
   it("loads a page started without the holder's token from the holder's set once they are signed in", async () => {
     const { preloadPageModule } = jest.requireMock<{ preloadPageModule: jest.Mock }>(
       '../api/remotesConfig.js',
@@ -108,24 +134,7 @@ describe('RemotePage', () => {
       expect(register).toHaveBeenLastCalledWith(canary);
       return Promise.resolve({ default: () => <h1>My Profile</h1> });
     });
-    function Holder() {
-      useRemotesForHolder('holder-token');
-      return <RemotePage page={profilePage} load={load} />;
-    }
-    render(
-      <PortalThemeProvider>
-        <MemoryRouter initialEntries={['/profile']}>
-          <RemotesProvider
-            load={() => Promise.resolve(config)}
-            loadedSignedIn={() => false}
-            loadSignedIn={loadSignedIn}
-            register={register}
-          >
-            <Holder />
-          </RemotesProvider>
-        </MemoryRouter>
-      </PortalThemeProvider>,
-    );
+    renderForHolder(config, loadSignedIn, load, register);
     expect(await screen.findByRole('heading', { name: 'My Profile' })).toBeInTheDocument();
     expect(loadSignedIn).toHaveBeenCalledWith('holder-token', expect.any(AbortSignal));
     expect(register.mock.calls).toEqual([[config], [canary]]);
@@ -133,27 +142,6 @@ describe('RemotePage', () => {
     // The anonymous set's remote is not fetched ahead: it may not be the holder's.
     expect(preloadPageModule).not.toHaveBeenCalled();
   });
-
-  function renderForHolder(first: ResolvedRemotes, loadSignedIn: jest.Mock, load: jest.Mock) {
-    function Holder() {
-      useRemotesForHolder('holder-token');
-      return <RemotePage page={profilePage} load={load} />;
-    }
-    render(
-      <PortalThemeProvider>
-        <MemoryRouter initialEntries={['/profile']}>
-          <RemotesProvider
-            load={() => Promise.resolve(first)}
-            loadedSignedIn={() => false}
-            loadSignedIn={loadSignedIn}
-            register={() => undefined}
-          >
-            <Holder />
-          </RemotesProvider>
-        </MemoryRouter>
-      </PortalThemeProvider>,
-    );
-  }
 
   it("still loads the page from the anonymous set when the holder's cannot be had", async () => {
     jest.spyOn(console, 'warn').mockImplementation(() => undefined);
