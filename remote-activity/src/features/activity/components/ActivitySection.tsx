@@ -26,10 +26,12 @@ const byId = (id: string) => document.getElementById(id);
 interface ActivitySectionProps {
   /** Changes when the page knows of a new event (a sign-out on Devices): the list is read again, newest first. */
   refreshSignal?: number;
+  /** The server refused a federated account (the portal's own provider's data): the page says so instead. */
+  onFederatedRefused?: () => void;
 }
 
-export function ActivitySection({ refreshSignal = 0 }: ActivitySectionProps = {}) {
-  const activity = useActivity();
+export function ActivitySection({ refreshSignal = 0, onFederatedRefused }: ActivitySectionProps = {}) {
+  const activity = useActivity({ onFederatedRefused });
   const { reload } = activity;
   useEffect(() => {
     if (refreshSignal > 0) reload();

@@ -17,7 +17,12 @@ import { initialNotMe, notMeReducer } from '../model/notMe.js';
  */
 export const PASSWORD_PAGE_PATH = '/password';
 
-export function useActivity() {
+export interface UseActivityOptions {
+  /** The server refused the list to a federated account (the portal's own provider's data): the page says so once. */
+  onFederatedRefused?: () => void;
+}
+
+export function useActivity({ onFederatedRefused }: UseActivityOptions = {}) {
   const auth = useAuth();
   const { user, signInAgain, onSessionEnded } = auth;
   const client = useApiClient();
@@ -50,13 +55,14 @@ export function useActivity() {
       if (outcome.status === 'success') dispatchList({ type: 'LOADED', page: outcome.data });
       else if (outcome.status === 'error') {
         const { error, failure } = outcome;
+        if (hasCode(error, API_ERROR_CODES.federatedUser)) onFederatedRefused?.();
         // Okta mode: the org's System Log is not read here; its text, never "no activity".
         if (hasCode(error, API_ERROR_CODES.activityUnavailable) && failure.message)
           dispatchList({ type: 'UNAVAILABLE', message: failure.message });
         else dispatchList({ type: 'LOAD_FAILED', message: failureText(error) });
       }
     });
-  }, [runFirst]);
+  }, [runFirst, onFederatedRefused]);
 
   useEffect(() => {
     load();

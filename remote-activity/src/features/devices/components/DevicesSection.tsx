@@ -30,10 +30,12 @@ function triggerId(target: SignOutTarget | undefined): string {
 interface DevicesSectionProps {
   /** Sessions were signed out here: the page refreshes what else shows them (its activity). */
   onSignedOut?: () => void;
+  /** The server refused a federated account (the portal's own provider's data): the page says so instead. */
+  onFederatedRefused?: () => void;
 }
 
-export function DevicesSection({ onSignedOut }: DevicesSectionProps = {}) {
-  const devices = useDevices({ onSignedOut });
+export function DevicesSection({ onSignedOut, onFederatedRefused }: DevicesSectionProps = {}) {
+  const devices = useDevices({ onSignedOut, onFederatedRefused });
   const { list, flow } = devices;
   const now = useNow();
   const { status } = flow;

@@ -19,9 +19,11 @@ type SignOutAnswer = { ended: 'some'; list: AccountSessionList } | { ended: 'all
 export interface UseDevicesOptions {
   /** Sessions were signed out here (one or all others): the page's activity has a new event to show. */
   onSignedOut?: () => void;
+  /** The server refused the list to a federated account (the portal's own provider's data): the page says so once. */
+  onFederatedRefused?: () => void;
 }
 
-export function useDevices({ onSignedOut }: UseDevicesOptions = {}) {
+export function useDevices({ onSignedOut, onFederatedRefused }: UseDevicesOptions = {}) {
   const auth = useAuth();
   const { user } = auth;
   const client = useApiClient();
@@ -54,13 +56,14 @@ export function useDevices({ onSignedOut }: UseDevicesOptions = {}) {
       if (outcome.status === 'success') dispatchList({ type: 'LOADED', list: outcome.data });
       else if (outcome.status === 'error') {
         const { error } = outcome;
+        if (hasCode(error, API_ERROR_CODES.federatedUser)) onFederatedRefused?.();
         // A server that cannot list them: its text, and "Sign out everywhere".
         if (hasCode(error, API_ERROR_CODES.sessionsUnavailable) && outcome.failure.message)
           dispatchList({ type: 'UNAVAILABLE', message: outcome.failure.message });
         else dispatchList({ type: 'LOAD_FAILED', message: failureText(error) });
       }
     });
-  }, [runList]);
+  }, [runList, onFederatedRefused]);
 
   useEffect(() => {
     load();
