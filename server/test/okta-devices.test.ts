@@ -7,9 +7,10 @@
  * the list, and the rows go after the retention window, an ended one only once its tokens stopped coming. Both
  * backends' behaviour: test/contract/sessions.test.ts.
  */
-import { apiCalls, pathOf } from 'shared-auth/contract';
+import { API_ERROR_CODES, apiCalls, pathOf } from 'shared-auth/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { ORG_SESSION_RETENTION_MS } from '../src/devices/org-sessions.js';
+import { FEDERATED_SIGN_IN_AGAIN_ERROR } from '../src/devices/sign-out-proof.js';
 import { parseTwice } from './helpers.js';
 import { useContractBackend, type ContractAccount, type ContractBackend } from './contract/backend.js';
 import { setUpAuthenticator } from './contract/support-factors.js';
@@ -217,5 +218,41 @@ describe('Okta mode: the sign-ins the API saw', () => {
     });
     expect(answer.statusCode).toBe(200);
     expect(parseTwice(answer.body)).toMatchObject({ reach: 'portal' });
+  });
+});
+
+describe('Okta mode: a federated account with a 2-step method of the org', () => {
+  it("signs out with a recent sign-in as its proof (the portal's step-up screens are not theirs); an older sign-in is told to sign in again", async () => {
+    const b = okta();
+    const fed = await b.newAccount({ federated: true });
+    const user = await b.app.identity.findById(fed.sub);
+    if (!user) throw new Error('no federated user');
+    await b.app.identity.enrol(user, 'email');
+    await b.app.identity.activate(fed.sub, 'email', await b.lastEmailCode(fed));
+    expect(await b.app.stepUp.hasActiveFactor(fed.sub)).toBe(true);
+    const others = pathOf(apiCalls.sessionsSignOutOthers.path, { sub: fed.sub });
+
+    const older = await b.signIn(fed, { authTimeAgoMs: 10 * MINUTE });
+    expect(await callFrom(b, fed, fed.token)).toBe(200);
+    expect(await callFrom(b, fed, older)).toBe(200);
+    const refused = await b.call('POST', others, older);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      error: FEDERATED_SIGN_IN_AGAIN_ERROR,
+      code: API_ERROR_CODES.reauthenticationRequired,
+      proof: 'sign-in',
+    });
+    // Not the step-up screens' refusal: those would be refused to them in turn (spec section 6).
+    const challenge = await b.call('GET', pathOf(apiCalls.stepUpChallenge.path, { sub: fed.sub }), older);
+    expect(challenge.body).toMatchObject({ code: API_ERROR_CODES.federatedUser });
+    expect(await listOf(b, fed, older)).toHaveLength(2);
+
+    // Signed in again a moment ago: that sign-in asked for their methods, so it is the proof.
+    const fresh = await b.signIn(fed, { authTimeAgoMs: MINUTE });
+    const done = await b.call('POST', others, fresh);
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(await callFrom(b, fed, older)).toBe(401);
+    expect(await callFrom(b, fed, fed.token)).toBe(401);
+    expect(await callFrom(b, fed, fresh)).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DeviceSessions } from '../../devices/sessions.js';
+import { signOutProof } from '../../devices/sign-out-proof.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,7 +30,7 @@ export default fp(
       activity: app.activity,
       notifier: app.notifier,
       now: app.now,
-      requireStepUp: (actor) => app.passkeys.requireStepUp(actor),
+      requireStepUp: signOutProof((actor) => app.passkeys.requireStepUp(actor), app.now),
       endAllSessionsAtOrg,
     });
     app.decorate('devices', devices);

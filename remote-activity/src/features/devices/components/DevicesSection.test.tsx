@@ -167,6 +167,18 @@ describe('Devices section', () => {
     expect(api.signOutSession).toHaveBeenCalledTimes(2);
   });
 
+  it('a federated account asked to sign in again (reauthentication_required) is told so, with no step-up screens', async () => {
+    const signInAgain =
+      "Confirm it's you: your 2-step verification is managed by your organization. Sign in again, then sign out your devices within 5 minutes.";
+    api.signOutSession.mockRejectedValue(new ApiError(signInAgain, 403, 'reauthentication_required'));
+    renderSection(ALL, { isFederated: true });
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out Firefox on macOS' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(signInAgain);
+    expect(getChallengeMock).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(api.signOutSession).toHaveBeenCalledTimes(1);
+  });
+
   it('"Sign out of all other devices" asks first: Cancel keeps them, the confirmation signs them out', async () => {
     api.signOutOthers.mockResolvedValue(ALONE);
     renderSection();
