@@ -60,6 +60,13 @@ const rowsOf = (b: ContractBackend, account: ContractAccount) =>
     [account.sub],
   );
 
+/** The account's notices (subject and text), oldest first. */
+const noticesOf = (b: ContractBackend, account: ContractAccount) =>
+  b.app.storage.sql.all<{ subject: string; text: string }>(
+    'SELECT subject, text FROM notifications WHERE user_id = ? ORDER BY id',
+    [account.sub],
+  );
+
 const secondsAgo = (minutes: number) => Math.floor((Date.now() - minutes * MINUTE) / 1000);
 
 describe('Okta mode: the sign-ins the API saw', () => {
@@ -134,6 +141,11 @@ describe('Okta mode: the sign-ins the API saw', () => {
     );
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(await callFrom(b, ada, lost)).toBe(401);
+    // The notice says what ended: its use of this portal, not the org's sign-in.
+    const notice = (await noticesOf(b, ada)).at(-1);
+    expect(notice?.subject).toBe('A device was signed out of My Profile');
+    expect(notice?.text).toContain('was signed out of this portal');
+    expect(notice?.text).toContain("Your organization's sign-in may stay open on it for other apps.");
     // Okta still renews it (its session is the org's): the renewed token is refused as well.
     expect(await callFrom(b, ada, await tokenOfSignIn(b, ada, lostSignIn))).toBe(401);
     const again = await tokenOfSignIn(b, ada, secondsAgo(1));
@@ -156,6 +168,8 @@ describe('Okta mode: the sign-ins the API saw', () => {
     );
     expect(answer.status).toBe(200);
     expect((await rowsOf(b, ada)).every((row) => row.ended_at !== null)).toBe(true);
+    // Everywhere reaches the org's sessions too: the notice says every device.
+    expect((await noticesOf(b, ada)).at(-1)?.subject).toBe('Every device was signed out of your F5 account');
     expect(await b.app.storage.orgSessions.listLive(ada.sub, 0)).toEqual([]);
   });
 
@@ -254,5 +268,8 @@ describe('Okta mode: a federated account with a 2-step method of the org', () =>
     expect(await callFrom(b, fed, older)).toBe(401);
     expect(await callFrom(b, fed, fed.token)).toBe(401);
     expect(await callFrom(b, fed, fresh)).toBe(200);
+    const notice = (await noticesOf(b, fed)).at(-1);
+    expect(notice?.subject).toBe('Your other devices were signed out of My Profile');
+    expect(notice?.text).toContain('was signed out of this portal, except the one used to do it');
   });
 });

@@ -24,7 +24,7 @@ import type { Sql } from '../db/sql.js';
 import type { Actor } from '../factors/actor.js';
 import { recordActivityOf } from '../factors/activity.js';
 import { refusal } from '../http/errors.js';
-import type { Notifier } from '../notifications/types.js';
+import type { AccountEvent, Notifier } from '../notifications/types.js';
 import { SqlAccountSessionStore, type AccountSessionRecord } from '../storage/account-sessions.js';
 import type { Storage } from '../storage/index.js';
 import { hashedId } from '../storage/provider.js';
@@ -246,7 +246,14 @@ export class DeviceSessions {
     scope: SessionSignOutScope,
     count: number | undefined,
   ): Promise<void> {
-    const event = { type: 'sessions-signed-out', scope, count } as const;
+    // Okta mode's one or others: only their use of this portal ended, and the notice says so.
+    const portalOnly = !this.embedded && scope !== 'everywhere';
+    const event: AccountEvent = {
+      type: 'sessions-signed-out',
+      scope,
+      count,
+      ...(portalOnly ? { reach: 'portal' as const } : {}),
+    };
     await this.options.notifier.queue(
       actor.user,
       event,

@@ -53,6 +53,21 @@ const SESSIONS_SIGNED_OUT: Record<SessionSignOutScope, { subject: string; what: 
   },
 };
 
+/**
+ * Okta mode's sign-out of one or the others: only their use of this portal ended (their tokens are refused here);
+ * the organization's sign-in may stay open on them for other apps, as the Devices page says.
+ */
+const PORTAL_SESSIONS_SIGNED_OUT: Record<'one' | 'others', { subject: string; what: string }> = {
+  one: {
+    subject: 'A device was signed out of My Profile',
+    what: "A browser or device that used My Profile with your F5 account was signed out of this portal. Your organization's sign-in may stay open on it for other apps. To use My Profile there again, you have to sign in again.",
+  },
+  others: {
+    subject: 'Your other devices were signed out of My Profile',
+    what: "Every browser and device that used My Profile with your F5 account was signed out of this portal, except the one used to do it. Your organization's sign-in may stay open on them for other apps.",
+  },
+};
+
 interface Parts {
   subject: string;
   what: string;
@@ -161,7 +176,12 @@ function partsOf(event: AccountEvent): Parts {
         what: `The passkey "${event.name}" of your F5 account answered in a way that suggests it was copied to another device, so it no longer works. Remove it on the Security page; if it is yours, add it again.`,
       };
     case 'sessions-signed-out':
-      return { ...change, ...SESSIONS_SIGNED_OUT[event.scope] };
+      return {
+        ...change,
+        ...(event.reach === 'portal' && event.scope !== 'everywhere'
+          ? PORTAL_SESSIONS_SIGNED_OUT[event.scope]
+          : SESSIONS_SIGNED_OUT[event.scope]),
+      };
     case 'account-locked': {
       const until = formatUtc(event.until);
       const locked = {

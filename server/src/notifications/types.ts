@@ -1,4 +1,4 @@
-import type { FactorName, SessionSignOutScope } from 'shared-auth/contract';
+import type { FactorName, SessionSignOutReach, SessionSignOutScope } from 'shared-auth/contract';
 import type { OutboxStore } from '../storage/outbox.js';
 
 /** What happened to an account, for the notice mailed to its address. */
@@ -28,9 +28,15 @@ export type AccountEvent =
   | { type: 'passkey-cloned'; name: string }
   /**
    * Sessions were signed out from the Devices list: one other, all others, or every one (`count`: how many, when
-   * known; Okta's org does not say).
+   * known; Okta's org does not say). `reach: 'portal'` (Okta mode, one or the others): only their use of this portal
+   * ended; the organization's sign-in may stay open on them for other apps.
    */
-  | { type: 'sessions-signed-out'; scope: SessionSignOutScope; count: number | undefined }
+  | {
+      type: 'sessions-signed-out';
+      scope: SessionSignOutScope;
+      count: number | undefined;
+      reach?: SessionSignOutReach;
+    }
   /** A throttle reached its limit: attempts of this kind are refused until `until` (ms since the epoch). */
   | { type: 'account-locked'; reason: 'sign-in' | 'password' | 'verification-code'; until: number };
 
