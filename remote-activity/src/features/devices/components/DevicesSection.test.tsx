@@ -167,16 +167,47 @@ describe('Devices section', () => {
     expect(api.signOutSession).toHaveBeenCalledTimes(2);
   });
 
-  it('a federated account asked to sign in again (reauthentication_required) is told so, with no step-up screens', async () => {
-    const signInAgain =
+  describe('a federated account asked to sign in again first (reauthentication_required, Okta mode)', () => {
+    const SIGN_IN_AGAIN_TEXT =
       "Confirm it's you: your 2-step verification is managed by your organization. Sign in again, then sign out your devices within 5 minutes.";
-    api.signOutSession.mockRejectedValue(new ApiError(signInAgain, 403, 'reauthentication_required'));
-    renderSection(ALL, { isFederated: true });
-    await userEvent.click(await screen.findByRole('button', { name: 'Sign out Firefox on macOS' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(signInAgain);
-    expect(getChallengeMock).not.toHaveBeenCalled();
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(api.signOutSession).toHaveBeenCalledTimes(1);
+    beforeEach(() =>
+      api.signOutSession.mockRejectedValue(
+        new ApiError(SIGN_IN_AGAIN_TEXT, 403, 'reauthentication_required'),
+      ),
+    );
+
+    it('says so and offers Sign in again, which comes back to this page; no step-up screens', async () => {
+      const signInAgain = jest.fn().mockResolvedValue(undefined);
+      renderSection(ALL, { isFederated: true, signInAgain });
+      await userEvent.click(await screen.findByRole('button', { name: 'Sign out Firefox on macOS' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(SIGN_IN_AGAIN_TEXT);
+      expect(notice()).toHaveFocus();
+      expect(getChallengeMock).not.toHaveBeenCalled();
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+      expect(api.signOutSession).toHaveBeenCalledTimes(1);
+      await userEvent.click(screen.getByRole('button', { name: 'Sign in again' }));
+      expect(signInAgain).toHaveBeenCalledWith({ returnTo: '/' });
+    });
+
+    it('says when the sign-in could not start, and keeps the button', async () => {
+      const signInAgain = jest.fn().mockRejectedValue(new Error('unreachable'));
+      renderSection(ALL, { isFederated: true, signInAgain });
+      await userEvent.click(await screen.findByRole('button', { name: 'Sign out Firefox on macOS' }));
+      await userEvent.click(await screen.findByRole('button', { name: 'Sign in again' }));
+      await waitFor(() =>
+        expect(screen.getByRole('alert')).toHaveTextContent(
+          'The sign-in service could not be reached. Please try again.',
+        ),
+      );
+      expect(screen.getByRole('button', { name: 'Sign in again' })).toBeInTheDocument();
+    });
+
+    it('offers no button where the host cannot start a sign-in (a mount() without it)', async () => {
+      renderSection(ALL, { isFederated: true });
+      await userEvent.click(await screen.findByRole('button', { name: 'Sign out Firefox on macOS' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(SIGN_IN_AGAIN_TEXT);
+      expect(screen.queryByRole('button', { name: 'Sign in again' })).not.toBeInTheDocument();
+    });
   });
 
   it('"Sign out of all other devices" asks first: Cancel keeps them, the confirmation signs them out', async () => {

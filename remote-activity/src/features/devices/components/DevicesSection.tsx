@@ -148,6 +148,11 @@ export function DevicesSection({ onSignedOut, onFederatedRefused }: DevicesSecti
       >
         {notice}
       </p>
+      {status === 'FAILED' && flow.signInAgain ? (
+        <Button onClick={devices.signInAgain} style={{ marginBottom: 12 }}>
+          {TEXTS.signInAgain}
+        </Button>
+      ) : null}
       {body}
       <Modal
         open={status === 'CONFIRMING'}

@@ -96,13 +96,24 @@ export function useDevices({ onSignedOut, onFederatedRefused }: UseDevicesOption
           dispatchFlow({ type: 'STEP_UP_REQUIRED', message: failure.message });
           return;
         }
-        dispatchFlow({ type: 'FAILED', message: failureText(error) });
+        // A new sign-in is the proof: offered where the host can start one (a mount() may not).
+        const signInFirst = failure.kind === 'reauthentication_required' && auth.signInAgain !== undefined;
+        dispatchFlow({ type: 'FAILED', message: failureText(error), signInAgain: signInFirst });
         // Gone already (signed out elsewhere, or expired): the server's text, and the list as it is now.
         if (hasCode(error, API_ERROR_CODES.notFound)) load();
       }
     },
-    [runSignOut, load, onSignedOut],
+    [runSignOut, load, onSignedOut, auth.signInAgain],
   );
+
+  // The new sign-in comes back to this page; the holder then signs out within the 5 minutes the proof lasts.
+  const { signInAgain } = auth;
+  const startSignIn = useCallback(() => {
+    const returnTo = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+    void signInAgain?.({ returnTo }).catch(() =>
+      dispatchFlow({ type: 'FAILED', message: TEXTS.signInAgainFailed, signInAgain: true }),
+    );
+  }, [signInAgain]);
 
   // Each entry into SIGNING_OUT sends once: the first time, and again after the step-up.
   useEffect(() => {
@@ -113,7 +124,7 @@ export function useDevices({ onSignedOut, onFederatedRefused }: UseDevicesOption
 
   // Every session ended, this one too: the host signs the holder in again, back to this page.
   const everywhere = flow.status === 'SIGNED_OUT_EVERYWHERE';
-  const { signInAgain, onSessionEnded } = auth;
+  const { onSessionEnded } = auth;
   useEffect(() => {
     if (everywhere) void signInAfterSessionEnded({ signInAgain, onSessionEnded });
   }, [everywhere, signInAgain, onSessionEnded]);
@@ -127,5 +138,6 @@ export function useDevices({ onSignedOut, onFederatedRefused }: UseDevicesOption
     cancel: useCallback(() => dispatchFlow({ type: 'CANCEL' }), []),
     stepUpVerified: useCallback(() => dispatchFlow({ type: 'STEP_UP_VERIFIED' }), []),
     stepUpRetry: useCallback(() => dispatchFlow({ type: 'RETRY' }), []),
+    signInAgain: startSignIn,
   };
 }

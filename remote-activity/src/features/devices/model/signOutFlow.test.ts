@@ -54,6 +54,22 @@ describe('signOutReducer', () => {
     );
   });
 
+  it('SIGNING_OUT → FAILED that offers a new sign-in first (reauthentication_required)', () => {
+    expect(
+      signOutReducer(at('SIGNING_OUT'), { type: 'FAILED', message: 'Sign in again.', signInAgain: true }),
+    ).toEqual(at('FAILED', ONE, { message: 'Sign in again.', signInAgain: true }));
+  });
+
+  it('FAILED → FAILED: the new sign-in could not start, said in place of the last message', () => {
+    const failed = at('FAILED', ONE, { message: 'Sign in again.', signInAgain: true });
+    expect(signOutReducer(failed, { type: 'FAILED', message: 'Unreachable.', signInAgain: true })).toEqual(
+      at('FAILED', ONE, { message: 'Unreachable.', signInAgain: true }),
+    );
+    expect(signOutReducer(at('DONE', ONE, { message: 'Done.' }), { type: 'FAILED', message: 'No.' })).toEqual(
+      at('DONE', ONE, { message: 'Done.' }),
+    );
+  });
+
   it('SIGNING_OUT after a step-up → FAILED on a second step_up_required: said, not looped', () => {
     const again = at('SIGNING_OUT', ONE, { steppedUp: true });
     expect(signOutReducer(again, { type: 'STEP_UP_REQUIRED', message: 'Verify' })).toEqual(

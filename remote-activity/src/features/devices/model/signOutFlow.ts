@@ -40,6 +40,11 @@ export interface SignOutState {
   preferredMethod?: ChallengeResponse['preferredMethod'];
   /** DONE / FAILED: what the section says. */
   message?: string;
+  /**
+   * FAILED: the server asks for a new sign-in first (403 reauthentication_required, proof 'sign-in': a federated
+   * account in Okta mode, whose organization checks its 2-step methods), and the page's host can start one.
+   */
+  signInAgain?: boolean;
 }
 
 export type SignOutAction =
@@ -55,7 +60,7 @@ export type SignOutAction =
   | { type: 'RETRY' }
   | { type: 'SUCCEEDED'; message: string }
   | { type: 'SIGNED_OUT_EVERYWHERE' }
-  | { type: 'FAILED'; message: string };
+  | { type: 'FAILED'; message: string; signInAgain?: boolean };
 
 export const initialSignOut: SignOutState = { status: 'IDLE' };
 
@@ -67,6 +72,9 @@ export function signOutReducer(state: SignOutState, action: SignOutAction): Sign
     case 'IDLE':
     case 'DONE':
     case 'FAILED':
+      // The new sign-in it offered could not start: said in its place.
+      if (state.status === 'FAILED' && action.type === 'FAILED')
+        return { ...state, message: action.message, ...(action.signInAgain ? { signInAgain: true } : {}) };
       if (action.type !== 'START') return state;
       return { status: asksFirst(action.target) ? 'CONFIRMING' : 'SIGNING_OUT', target: action.target };
     case 'CONFIRMING':
@@ -86,7 +94,12 @@ export function signOutReducer(state: SignOutState, action: SignOutAction): Sign
             ? { status: 'SIGNED_OUT_EVERYWHERE', target: state.target }
             : state;
         case 'FAILED':
-          return { status: 'FAILED', ...target(state), message: action.message };
+          return {
+            status: 'FAILED',
+            ...target(state),
+            message: action.message,
+            ...(action.signInAgain ? { signInAgain: true } : {}),
+          };
         default:
           return state;
       }

@@ -35,4 +35,7 @@ export const DEVICES_TEXTS = {
   stepUpIntro: "Your account uses 2-step verification: verify it's you before you sign out a device.",
   loadingStepUp: 'Loading the verification',
   tryAgain: 'Try again',
+  // A federated account (Okta mode) whose sign-in is older than 5 minutes: the server's text, then this button.
+  signInAgain: 'Sign in again',
+  signInAgainFailed: 'The sign-in service could not be reached. Please try again.',
 } as const;
