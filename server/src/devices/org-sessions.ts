@@ -19,9 +19,9 @@ import type { AccountSession } from 'shared-auth/contract';
 import { orgSignInOf } from '../auth/org-sign-in.js';
 import type { VerifiedToken } from '../auth/verifier.js';
 import type { ClientDescription } from '../clients/describe.js';
-import type { OrgSessionRecord } from '../storage/org-sessions.js';
 import type { Storage } from '../storage/index.js';
 import { hashedId } from '../storage/provider.js';
+import { sessionView, thisDeviceFirst } from './session-view.js';
 
 /** Okta's longest access token lifetime (its default is 1 hour). */
 const ACCESS_TOKEN_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -56,21 +56,5 @@ export async function listOrgSessions(
 ): Promise<AccountSession[]> {
   const current = orgSignInHashOf(token);
   const rows = await within.orgSessions.listLive(token.userId, now - ORG_SESSION_RETENTION_MS);
-  const sessions = rows.map((row) => orgSessionView(row, row.signInHash === current));
-  sessions.sort((a, b) => Number(b.current) - Number(a.current));
-  return sessions;
-}
-
-function orgSessionView(row: OrgSessionRecord, current: boolean): AccountSession {
-  return {
-    id: row.id,
-    current,
-    browser: row.browser,
-    os: row.os,
-    deviceType: row.deviceType,
-    country: row.country,
-    address: row.address,
-    signedInAt: new Date(row.signedInAt).toISOString(),
-    lastActiveAt: new Date(row.lastSeenAt).toISOString(),
-  };
+  return thisDeviceFirst(rows.map((row) => sessionView(row, row.signInHash === current, row.lastSeenAt)));
 }

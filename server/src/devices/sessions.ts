@@ -11,7 +11,6 @@
  * `endAllSessions`), with the account's "not before" refusing every access token issued until then. */
 import {
   API_ERRORS,
-  type AccountSession,
   type AccountSessionList,
   type SessionSignOutScope,
   type SignedOutEverywhere,
@@ -25,7 +24,7 @@ import type { Actor } from '../factors/actor.js';
 import { recordActivityOf } from '../factors/activity.js';
 import { refusal } from '../http/errors.js';
 import type { AccountEvent, Notifier } from '../notifications/types.js';
-import { SqlAccountSessionStore, type AccountSessionRecord } from '../storage/account-sessions.js';
+import { SqlAccountSessionStore } from '../storage/account-sessions.js';
 import type { Storage } from '../storage/index.js';
 import { hashedId } from '../storage/provider.js';
 import {
@@ -34,6 +33,7 @@ import {
   orgSessionSeen,
   orgSignInHashOf,
 } from './org-sessions.js';
+import { sessionView, thisDeviceFirst } from './session-view.js';
 
 /** "Last active" is kept to this resolution: at most one write per session per minute, whatever the calls. */
 export const LAST_ACTIVE_RESOLUTION_MS = SIGN_IN_SEEN_RESOLUTION_MS;
@@ -62,7 +62,6 @@ export interface DeviceSessionsOptions {
 }
 
 const epochSeconds = () => Math.floor(Date.now() / 1000);
-const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export class DeviceSessions {
   /** Per instance: when this instance last moved each session's "last active" (by the session's hash). */
@@ -135,24 +134,8 @@ export class DeviceSessions {
     const { sid } = token.claims;
     const current = typeof sid === 'string' && sid !== '' ? hashedId(sid) : undefined;
     const rows = await within.accountSessions.listLive(token.userId, epochSeconds());
-    const sessions = rows.map((row) => this.view(row, row.sessionUidHash === current));
-    // Stable: the current one first, the rest as the store ordered them (most recently active first).
-    sessions.sort((a, b) => Number(b.current) - Number(a.current));
-    return { sessions, reach: 'session' };
-  }
-
-  private view(row: AccountSessionRecord, current: boolean): AccountSession {
-    return {
-      id: row.id,
-      current,
-      browser: row.browser,
-      os: row.os,
-      deviceType: row.deviceType,
-      country: row.country,
-      address: row.address,
-      signedInAt: new Date(row.signedInAt).toISOString(),
-      lastActiveAt: isoOrNull(row.lastActiveAt),
-    };
+    const sessions = rows.map((row) => sessionView(row, row.sessionUidHash === current, row.lastActiveAt));
+    return { sessions: thisDeviceFirst(sessions), reach: 'session' };
   }
 
   /**
