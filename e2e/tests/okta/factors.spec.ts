@@ -66,7 +66,10 @@ async function enrolAuthenticator(page: Page, okta: OktaPortal, user: OktaTestUs
   await appSwitch(page).click();
   const answer = await enrolled;
   expect(answer.status()).toBe(200);
-  await expect(page.getByRole('img', { name: 'QR code to scan with Google Authenticator' })).toBeVisible();
+  // The code drawn, as a holder sees it before looking for the setup key.
+  await expect(
+    page.getByRole('img', { name: 'QR code to scan with Google Authenticator' }).locator('svg[aria-hidden]'),
+  ).toBeVisible();
 
   const pending = okta.org
     .user(user.sub)
