@@ -191,6 +191,7 @@ describe('Devices section', () => {
 
     it('says when the sign-in could not start, and keeps the button', async () => {
       const signInAgain = jest.fn().mockRejectedValue(new Error('unreachable'));
+      const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
       renderSection(ALL, { isFederated: true, signInAgain });
       await userEvent.click(await screen.findByRole('button', { name: 'Sign out Firefox on macOS' }));
       await userEvent.click(await screen.findByRole('button', { name: 'Sign in again' }));
@@ -200,6 +201,8 @@ describe('Devices section', () => {
         ),
       );
       expect(screen.getByRole('button', { name: 'Sign in again' })).toBeInTheDocument();
+      expect(logged).toHaveBeenCalledWith('Sign-in could not start:', expect.any(Error));
+      logged.mockRestore();
     });
 
     it('offers no button where the host cannot start a sign-in (a mount() without it)', async () => {

@@ -110,9 +110,10 @@ export function useDevices({ onSignedOut, onFederatedRefused }: UseDevicesOption
   const { signInAgain } = auth;
   const startSignIn = useCallback(() => {
     const returnTo = `${window.location.pathname}${window.location.search}${window.location.hash}`;
-    void signInAgain?.({ returnTo }).catch(() =>
-      dispatchFlow({ type: 'FAILED', message: TEXTS.signInAgainFailed, signInAgain: true }),
-    );
+    void signInAgain?.({ returnTo }).catch((error: unknown) => {
+      console.error('Sign-in could not start:', error);
+      dispatchFlow({ type: 'FAILED', message: TEXTS.signInAgainFailed });
+    });
   }, [signInAgain]);
 
   // Each entry into SIGNING_OUT sends once: the first time, and again after the step-up.

@@ -60,9 +60,9 @@ describe('signOutReducer', () => {
     ).toEqual(at('FAILED', ONE, { message: 'Sign in again.', signInAgain: true }));
   });
 
-  it('FAILED → FAILED: the new sign-in could not start, said in place of the last message', () => {
+  it('FAILED → FAILED: the new sign-in could not start, said in place of the last message, the offer kept', () => {
     const failed = at('FAILED', ONE, { message: 'Sign in again.', signInAgain: true });
-    expect(signOutReducer(failed, { type: 'FAILED', message: 'Unreachable.', signInAgain: true })).toEqual(
+    expect(signOutReducer(failed, { type: 'FAILED', message: 'Unreachable.' })).toEqual(
       at('FAILED', ONE, { message: 'Unreachable.', signInAgain: true }),
     );
     expect(signOutReducer(at('DONE', ONE, { message: 'Done.' }), { type: 'FAILED', message: 'No.' })).toEqual(

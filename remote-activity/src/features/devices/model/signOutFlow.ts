@@ -72,9 +72,8 @@ export function signOutReducer(state: SignOutState, action: SignOutAction): Sign
     case 'IDLE':
     case 'DONE':
     case 'FAILED':
-      // The new sign-in it offered could not start: said in its place.
-      if (state.status === 'FAILED' && action.type === 'FAILED')
-        return { ...state, message: action.message, ...(action.signInAgain ? { signInAgain: true } : {}) };
+      // The new sign-in it offered could not start: said in its place, the offer kept.
+      if (state.status === 'FAILED' && action.type === 'FAILED') return { ...state, message: action.message };
       if (action.type !== 'START') return state;
       return { status: asksFirst(action.target) ? 'CONFIRMING' : 'SIGNING_OUT', target: action.target };
     case 'CONFIRMING':
